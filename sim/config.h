@@ -1,0 +1,156 @@
+/* config.h - the typed configuration of one run: what a scenario file (plus a variant and any
+ * --set overrides) resolves to. Models read these structs; they never see YAML.
+ *
+ * Every field here is bound to exactly one scenario key by the key table in sim/conf_keys.c,
+ * which also holds its default, bounds, unit and one-line documentation. To add a key: add the
+ * field here, add the row there, and document it in scenarios/README.md (a test checks that the
+ * README and the table agree).
+ *
+ * Defaults describe a current kernel (6.18-era), so "after all seed patches"; scenarios set the
+ * "before" values explicitly in their variants.
+ */
+#ifndef SKSIM_CONFIG_H
+#define SKSIM_CONFIG_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/costs.h"
+#include "sim/simtime.h"
+
+/* ---- stack: the policy values that the seed patches change ---------------------------------- */
+
+typedef enum {
+    BACKLOG_LIMIT_RCVBUF,              /* 2.6.34-3.3: sk_rcvbuf (before seed 004) */
+    BACKLOG_LIMIT_RCVBUF_SNDBUF,       /* 3.4-4.8: sk_rcvbuf + sk_sndbuf (after seed 004) */
+    BACKLOG_LIMIT_2016,                /* 4.9+: rcvbuf + sndbuf + 64 KiB (tcp_add_backlog) */
+    BACKLOG_LIMIT_2022,                /* rcvbuf + sndbuf/2 + 64 KiB */
+    BACKLOG_LIMIT_2024,                /* 2*rcvbuf + sndbuf/2 + 64 KiB */
+} BacklogLimitPolicy;
+
+typedef enum {
+    PREQUEUE_DELACK_RTO_MIN_3_4, /* before seed 003: 3*rto_min/4 */
+    PREQUEUE_DELACK_MIN_ATO,     /* after seed 003: min(ato, 3*rto_min/4) */
+} PrequeueDelackPolicy;
+
+typedef struct StackConf {
+    uint32_t release_sock_resched_every; /* stack.release_sock.resched_every */
+    uint32_t sendmsg_flush_backlog_every; /* stack.sendmsg.flush_backlog_every */
+    BacklogLimitPolicy backlog_limit;     /* stack.backlog.limit */
+    bool backlog_coalesce;                /* stack.backlog.coalesce */
+    bool backlog_ack_defer;               /* stack.backlog.ack_defer */
+    bool prequeue_enabled;                /* stack.prequeue.enabled */
+    PrequeueDelackPolicy prequeue_delack; /* stack.prequeue.delack */
+    uint32_t timer_slack_jiffies;         /* stack.timer.slack: 0 = exact mod_timer */
+} StackConf;
+
+/* ---- hosts ----------------------------------------------------------------------------------- */
+
+typedef enum { SCHED_CFS, SCHED_EEVDF } SchedPolicy;
+typedef enum { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL } PreemptModel;
+typedef enum { CC_CUBIC, CC_RENO } CongControl;
+
+typedef struct SchedConf {
+    SchedPolicy policy;            /* hosts.H.sched.policy */
+    sim_time_t latency_ns;         /* hosts.H.sched.latency (CFS, before the CPU factor) */
+    sim_time_t min_granularity_ns; /* hosts.H.sched.min_granularity */
+    sim_time_t wakeup_granularity_ns; /* hosts.H.sched.wakeup_granularity */
+    sim_time_t base_slice_ns;      /* hosts.H.sched.base_slice (EEVDF) */
+    PreemptModel preempt;          /* hosts.H.sched.preempt */
+} SchedConf;
+
+typedef struct NicConf {
+    uint32_t mtu;              /* hosts.H.nic.mtu, bytes of IP packet */
+    uint32_t rx_ring;          /* hosts.H.nic.rx_ring, descriptors */
+    uint32_t tx_ring;          /* hosts.H.nic.tx_ring, descriptors */
+    uint32_t qdisc_limit;      /* hosts.H.nic.qdisc_limit, packets */
+    bool gro;                  /* hosts.H.nic.gro */
+    bool tso;                  /* hosts.H.nic.tso */
+    uint32_t irq_cpu;          /* hosts.H.nic.irq_cpu */
+    sim_time_t irq_coalesce_ns; /* hosts.H.nic.irq_coalesce: 0 = interrupt per frame batch */
+} NicConf;
+
+typedef struct TcpConf {
+    sim_time_t rto_min_ns;     /* hosts.H.tcp.rto_min */
+    uint32_t rcvbuf;           /* hosts.H.tcp.rcvbuf: initial sk_rcvbuf (tcp_rmem[1]) */
+    uint32_t sndbuf;           /* hosts.H.tcp.sndbuf: sk_sndbuf (tcp_wmem[1] or SO_SNDBUF) */
+    uint32_t rcvbuf_max;       /* hosts.H.tcp.rcvbuf_max: tcp_rmem[2] (autotuning ceiling) */
+    bool rcvbuf_autotune;      /* hosts.H.tcp.rcvbuf_autotune */
+    CongControl cc;            /* hosts.H.tcp.cc */
+    uint32_t frto;             /* hosts.H.tcp.frto */
+    bool sack;                 /* hosts.H.tcp.sack */
+    bool timestamps;           /* hosts.H.tcp.timestamps */
+    bool tlp;                  /* hosts.H.tcp.tlp (tcp_early_retrans >= 3) */
+    uint32_t limit_output_bytes; /* hosts.H.tcp.limit_output_bytes (TSQ) */
+    uint32_t netdev_budget;    /* hosts.H.tcp.netdev_budget (net.core.netdev_budget) */
+    sim_time_t netdev_budget_ns; /* hosts.H.tcp.netdev_budget_usecs */
+    uint32_t napi_weight;      /* hosts.H.tcp.napi_weight */
+    uint32_t max_backlog;      /* hosts.H.tcp.netdev_max_backlog */
+} TcpConf;
+
+typedef struct HostConf {
+    char *name;        /* the key under hosts: */
+    uint32_t cpus;     /* hosts.H.cpus */
+    uint32_t hz;       /* hosts.H.hz; 0 = the scenario's hz */
+    SchedConf sched;
+    NicConf nic;
+    TcpConf tcp;
+    CostTable costs;   /* hosts.H.costs.<key> */
+} HostConf;
+
+/* ---- links ----------------------------------------------------------------------------------- */
+
+typedef struct LinkConf {
+    char *name;
+    char *a, *b;             /* links.L.a / .b: host names */
+    uint64_t rate_bps;       /* links.L.rate */
+    sim_time_t delay_ns;     /* links.L.delay: one-way propagation */
+    uint64_t queue_bytes;    /* links.L.queue: drop-tail limit in bytes (0 = use queue_pkts) */
+    uint32_t queue_pkts;     /* links.L.queue given in pkt */
+    double loss;             /* links.L.loss: random loss probability, 0..1 */
+} LinkConf;
+
+/* ---- workloads ------------------------------------------------------------------------------- */
+
+typedef enum { WORKLOAD_STREAM, WORKLOAD_RR } WorkloadType;
+
+typedef struct CpuList {
+    uint32_t n;
+    uint32_t cpu[64];        /* "0-3,8" parsed; n == 0 means "any CPU" */
+} CpuList;
+
+typedef struct WorkloadConf {
+    char *name;
+    WorkloadType type;       /* workloads.W.type */
+    char *from, *to;         /* workloads.W.from / .to: host names (equal = loopback) */
+    uint32_t flows;          /* workloads.W.flows */
+    uint32_t write_size;     /* workloads.W.write_size (stream) */
+    uint32_t request_size;   /* workloads.W.request_size (rr) */
+    uint32_t response_size;  /* workloads.W.response_size (rr) */
+    CpuList from_cpus;       /* workloads.W.from_cpus */
+    CpuList to_cpus;         /* workloads.W.to_cpus */
+    sim_time_t start_ns;     /* workloads.W.start */
+} WorkloadConf;
+
+/* ---- the whole run --------------------------------------------------------------------------- */
+
+typedef struct ScenarioConf {
+    char *name;
+    char *title;
+    char *description;
+    char *variant;              /* NULL for the base scenario */
+    uint64_t seed;
+    sim_time_t duration_ns;
+    sim_time_t warmup_ns;
+    uint32_t hz;
+    sim_time_t sample_interval_ns;
+    StackConf stack;
+    GPtrArray *hosts;           /* HostConf*, in file order */
+    GPtrArray *links;           /* LinkConf* */
+    GPtrArray *workloads;       /* WorkloadConf* */
+} ScenarioConf;
+
+const HostConf *scenario_conf_host(const ScenarioConf *c, const char *name);
+
+#endif

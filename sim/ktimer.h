@@ -1,0 +1,50 @@
+/* ktimer.h - kernel-style timers (struct timer_list) on the event queue.
+ *
+ * A KTimer is embedded in the model struct that owns it (a TCP socket's retransmit and
+ * delayed-ACK timers). Expiry is in jiffies of the owning host's HZ, as in the kernel: a timer
+ * armed for jiffy J fires at the first tick at or after J, i.e. at simulated time J * 1e9 / HZ.
+ *
+ * mod_timer keeps the kernel's short cut: re-arming a pending timer to the expiry it already has
+ * does nothing (no dequeue/enqueue, no lock). ktimer_mod_unexact is the mod_timer_unexact()
+ * proposed in the 2009 thread (seed 003): a pending timer whose expiry is within +-maxerror
+ * jiffies of the new one is left alone. Every call reports which path it took so that the model
+ * can charge the CPU cost of either path from the host's cost table.
+ */
+#ifndef SKSIM_KTIMER_H
+#define SKSIM_KTIMER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+typedef struct KTimer {
+    SimEvent ev;      /* private */
+    uint64_t expires; /* read-only: jiffies of the last arming */
+    uint32_t hz;      /* read-only */
+} KTimer;
+
+typedef enum {
+    KTIMER_ARMED,    /* was not pending; now queued (kernel: returns 0) */
+    KTIMER_MODIFIED, /* was pending with another expiry; re-queued (slow path, returns 1) */
+    KTIMER_SHORTCUT, /* was pending, left as it was (fast path, returns 1) */
+} KTimerResult;
+
+void ktimer_init(KTimer *t, uint32_t hz, SimFireFn fn, void *ctx, uint32_t kind, uint32_t obj);
+
+/* The host's jiffies counter at simulated time now: floor(now * hz / 1e9). */
+uint64_t ktimer_jiffies(const Sim *sim, uint32_t hz);
+sim_time_t ktimer_jiffies_to_ns(uint64_t jiffies, uint32_t hz);
+/* Jiffies covering d_ns, rounded up (like usecs_to_jiffies / msecs_to_jiffies). */
+uint64_t ktimer_ns_to_jiffies(sim_time_t d_ns, uint32_t hz);
+
+KTimerResult ktimer_mod(Sim *sim, KTimer *t, uint64_t expires);
+KTimerResult ktimer_mod_unexact(Sim *sim, KTimer *t, uint64_t expires, uint64_t maxerror);
+/* Returns true if the timer was pending. */
+bool ktimer_del(Sim *sim, KTimer *t);
+static inline bool ktimer_pending(const KTimer *t)
+{
+    return sim_event_pending(&t->ev);
+}
+
+#endif

@@ -1,0 +1,67 @@
+/* results.h - what one run produced: the data that outputs (metrics.json, .nstat, CSV) and
+ * `compare` read. Plain structs, filled by the run driver (sim/run.c) from the models. */
+#ifndef SKSIM_RESULTS_H
+#define SKSIM_RESULTS_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/counters.h"
+#include "sim/series.h"
+#include "sim/simtime.h"
+
+typedef struct HostResult {
+    char *name;
+    CounterSet counters; /* since the end of the warm-up */
+} HostResult;
+
+typedef struct FlowResult {
+    char *name;          /* "<workload>/<index>" */
+    char *workload;
+    char *from, *to;
+    uint64_t bytes_delivered;   /* to the receiving application, after the warm-up */
+    double goodput_bps;         /* bytes_delivered * 8 / measured time */
+    uint64_t retrans_segs;
+    uint64_t transactions;      /* rr workloads */
+    double transactions_per_s;
+    sim_time_t srtt_ns;         /* at the end */
+    uint32_t cwnd;              /* segments, at the end */
+} FlowResult;
+
+typedef struct RunResult {
+    char *scenario;
+    char *title;
+    char *variant;              /* "base" when none */
+    uint64_t seed;
+    sim_time_t duration_ns;     /* simulated, including warm-up */
+    sim_time_t warmup_ns;
+    sim_time_t measured_ns;     /* duration - warmup (shorter when interrupted) */
+    GPtrArray *hosts;           /* HostResult* */
+    GPtrArray *flows;           /* FlowResult* */
+    Series *series;             /* owned; may be NULL */
+    uint64_t events;
+    double wall_s;
+    double events_per_s;
+    uint64_t fp_events;         /* fingerprint of the executed event sequence */
+    uint64_t fp_counters;       /* fingerprint of the final counters */
+    bool interrupted;
+} RunResult;
+
+/* run_result_new() returns empty hosts and flows arrays that own their elements: add elements
+ * made by host_result_new() / flow_result_new() (or g_new0 with g_strdup'd strings), and
+ * run_result_free() frees them, the strings and the series. */
+RunResult *run_result_new(void);
+void run_result_free(RunResult *r);
+HostResult *host_result_new(const char *name);
+FlowResult *flow_result_new(const char *name, const char *workload, const char *from,
+                            const char *to);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(RunResult, run_result_free)
+
+/* Aggregates used by expect expressions: goodput (sum over flows, bit/s), transactions_per_s
+ * (sum), bytes, retrans (sum over flows). Returns FALSE for an unknown metric. */
+gboolean run_result_metric(const RunResult *r, const char *metric, double *out);
+/* A counter of one host, or summed over all hosts when host is NULL. */
+gboolean run_result_counter(const RunResult *r, const char *host, const char *counter, double *out);
+
+#endif

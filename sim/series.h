@@ -1,0 +1,36 @@
+/* series.h - time series sampled at a fixed simulated interval.
+ *
+ * A column is a probe (a function reading a model value); the sampler event calls every probe
+ * each interval and appends one row. Rows are kept in one growing array of doubles and written
+ * as CSV at the end, so sampling costs no I/O during the run.
+ */
+#ifndef SKSIM_SERIES_H
+#define SKSIM_SERIES_H
+
+#include <stdio.h>
+
+#include "sim/sim.h"
+
+typedef struct Series Series;
+typedef double (*SeriesProbeFn)(const void *ctx);
+
+Series *series_new(sim_time_t interval_ns);
+void series_free(Series *s);
+/* Add a column; must be called before series_start. The name is copied. */
+void series_add_column(Series *s, const char *name, SeriesProbeFn probe, const void *ctx);
+/* Schedule the first sample at `first_ns` and then every interval. */
+void series_start(Series *s, Sim *sim, sim_time_t first_ns);
+/* Cancel the sampler (before the Sim is freed; the table stays readable). */
+void series_stop(Series *s);
+/* Take one sample now (also used for the final row at the end of a run). */
+void series_sample(Series *s, sim_time_t now);
+
+size_t series_n_columns(const Series *s);
+size_t series_n_rows(const Series *s);
+const char *series_column_name(const Series *s, size_t col);
+double series_value(const Series *s, size_t row, size_t col);
+sim_time_t series_row_time(const Series *s, size_t row);
+/* Header "time_s,<col>,...", then one line per row. Returns 0 or -errno. */
+int series_write_csv(const Series *s, FILE *out);
+
+#endif
