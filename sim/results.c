@@ -1,0 +1,119 @@
+/* results.c - ownership of a RunResult and the aggregates that expect checks read.
+ *
+ * A RunResult is plain data filled by the run driver; this file only says who frees what and
+ * how the named metrics of results.h (goodput, transactions_per_s, bytes, retrans) and counter
+ * sums are computed, so `compare`, its checks and its table all agree on one definition.
+ */
+#include "sim/results.h"
+
+#include <string.h>
+
+static void host_result_free(gpointer p)
+{
+    HostResult *h = p;
+    g_free(h->name);
+    g_free(h);
+}
+
+static void flow_result_free(gpointer p)
+{
+    FlowResult *f = p;
+    g_free(f->name);
+    g_free(f->workload);
+    g_free(f->from);
+    g_free(f->to);
+    g_free(f);
+}
+
+RunResult *run_result_new(void)
+{
+    RunResult *r = g_new0(RunResult, 1);
+    r->hosts = g_ptr_array_new_with_free_func(host_result_free);
+    r->flows = g_ptr_array_new_with_free_func(flow_result_free);
+    return r;
+}
+
+void run_result_free(RunResult *r)
+{
+    if (!r)
+        return;
+    g_free(r->scenario);
+    g_free(r->title);
+    g_free(r->variant);
+    g_ptr_array_unref(r->hosts);
+    g_ptr_array_unref(r->flows);
+    if (r->series)
+        series_free(r->series);
+    g_free(r);
+}
+
+HostResult *host_result_new(const char *name)
+{
+    HostResult *h = g_new0(HostResult, 1);
+    h->name = g_strdup(name);
+    return h;
+}
+
+FlowResult *flow_result_new(const char *name, const char *workload, const char *from,
+                            const char *to)
+{
+    FlowResult *f = g_new0(FlowResult, 1);
+    f->name = g_strdup(name);
+    f->workload = g_strdup(workload);
+    f->from = g_strdup(from);
+    f->to = g_strdup(to);
+    return f;
+}
+
+typedef enum { METRIC_GOODPUT, METRIC_TPS, METRIC_BYTES, METRIC_RETRANS, METRIC_COUNT } Metric;
+
+static const char *const metric_names[METRIC_COUNT] = {
+    [METRIC_GOODPUT] = "goodput",
+    [METRIC_TPS] = "transactions_per_s",
+    [METRIC_BYTES] = "bytes",
+    [METRIC_RETRANS] = "retrans",
+};
+
+static double flow_metric(const FlowResult *f, Metric m)
+{
+    switch (m) {
+    case METRIC_GOODPUT: return f->goodput_bps;
+    case METRIC_TPS: return f->transactions_per_s;
+    case METRIC_BYTES: return (double)f->bytes_delivered;
+    case METRIC_RETRANS: return (double)f->retrans_segs;
+    default: return 0.0;
+    }
+}
+
+gboolean run_result_metric(const RunResult *r, const char *metric, double *out)
+{
+    for (int m = 0; m < METRIC_COUNT; m++) {
+        if (strcmp(metric, metric_names[m]) != 0)
+            continue;
+        double sum = 0.0;
+        for (guint i = 0; i < r->flows->len; i++)
+            sum += flow_metric(g_ptr_array_index(r->flows, i), (Metric)m);
+        *out = sum;
+        return TRUE;
+    }
+    return FALSE;
+}
+
+gboolean run_result_counter(const RunResult *r, const char *host, const char *counter, double *out)
+{
+    int id = counter_lookup(counter);
+    if (id < 0)
+        return FALSE;
+    gboolean found = host == NULL;
+    double sum = 0.0;
+    for (guint i = 0; i < r->hosts->len; i++) {
+        const HostResult *h = g_ptr_array_index(r->hosts, i);
+        if (host && strcmp(h->name, host) != 0)
+            continue;
+        sum += (double)h->counters.v[id];
+        found = TRUE;
+    }
+    if (found)
+        *out = sum;
+    return found;
+}
