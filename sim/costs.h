@@ -11,16 +11,59 @@
 
 #include "sim/simtime.h"
 
-/* X(id, key, default_ns, doc) */
+/* X(id, key, default_ns, doc). "D.5" etc. refer to shared/notes/kernel-host-mechanics.md. */
 #define SIM_COSTS(X)                                                                            \
     X(COST_CTX_SWITCH, "ctx_switch", 2000,                                                      \
-      "context switch between two tasks, including cache refill (lmbench lat_ctx class, ~2 us)") \
+      "switch between two tasks incl. cache refill (lmbench lat_ctx class, ~1-3 us)")           \
+    X(COST_WAKEUP, "wakeup", 300,                                                               \
+      "try_to_wake_up of a sleeping task, charged to the waker (run-queue lock + enqueue)")     \
     X(COST_SOFTIRQ_ENTRY, "softirq_entry", 300,                                                 \
-      "hard interrupt plus __do_softirq entry and exit")                                        \
+      "hard interrupt + __do_softirq entry/exit (Brouer: irq ~100s of ns)")                     \
+    X(COST_NAPI_POLL, "napi_poll", 200,                                                         \
+      "one napi_poll call: driver poll set-up, IRQ re-enable on completion")                    \
+    X(COST_RX_FRAME, "rx_frame", 150,                                                           \
+      "driver RX per frame: descriptor, skb build, DMA sync (10G budget 1230 ns/1538 B, D.5)")   \
+    X(COST_GRO_FRAME, "gro_frame", 60,                                                          \
+      "GRO: match and merge one frame into a held skb")                                         \
+    X(COST_IP_RCV, "ip_rcv", 200,                                                               \
+      "ip_rcv + socket lookup per skb (cache misses ~32 ns each, D.5)")                         \
+    X(COST_TCP_RCV_DATA, "tcp_rcv_data", 1500,                                                  \
+      "tcp_rcv_established for one data skb: ACK/seq checks, queueing (D.5: 2-3 us per 61 KB "  \
+      "GRO skb incl. driver)")                                                                  \
+    X(COST_TCP_RCV_ACK, "tcp_rcv_ack", 400,                                                     \
+      "tcp_ack for one pure ACK skb, before cleaning the retransmit queue")                     \
+    X(COST_TCP_CLEAN_RTX_SKB, "tcp_clean_rtx_skb", 150,                                         \
+      "free one acked skb from the rtx rb-tree (SLUB free ~20-45 ns + rb-erase + uncharge)")    \
+    X(COST_BACKLOG_EXTRA, "backlog_extra", 400,                                                 \
+      "extra cost of processing an skb from the backlog, cache-cold (D.5: 0.3-0.6 us)")         \
+    X(COST_BACKLOG_ADD, "backlog_add", 100,                                                     \
+      "tcp_add_backlog: append or coalesce under the socket spinlock")                          \
+    X(COST_LOCK_SOCK, "lock_sock", 30,                                                          \
+      "lock_sock/release_sock fast path: two spinlock round trips (~15 ns each, A.2)")          \
+    X(COST_COPY_PER_KB, "copy_per_kb", 80,                                                      \
+      "copy 1 KiB to or from user space (~12 GB/s per core: 64 KB in ~5 us, D.5)")              \
+    X(COST_SENDMSG_SKB, "sendmsg_skb", 300,                                                     \
+      "tcp_sendmsg: allocate and entail one new skb (SLUB ~45 ns + page frag refill)")          \
+    X(COST_TCP_XMIT_SKB, "tcp_xmit_skb", 800,                                                   \
+      "tcp_transmit_skb + IP output for one (TSO) skb, headers and checksum offload")           \
+    X(COST_TCP_SEND_ACK, "tcp_send_ack", 1000,                                                  \
+      "build and send one pure ACK (D.5: ~1-2 us)")                                             \
+    X(COST_TCP_TIMER, "tcp_timer", 500,                                                         \
+      "run one TCP timer handler (RTO, TLP, delayed ACK) in the timer softirq")                 \
+    X(COST_DEV_XMIT, "dev_xmit", 400,                                                           \
+      "dev_queue_xmit + driver ndo_start_xmit per skb (qdisc, descriptor, doorbell)")           \
+    X(COST_LOOPBACK_XMIT, "loopback_xmit", 300,                                                 \
+      "loopback_xmit + enqueue_to_backlog on the current CPU (E.5)")                            \
+    X(COST_TX_COMPLETION, "tx_completion", 100,                                                 \
+      "TX completion per skb: free and uncharge sk_wmem_alloc (tcp_wfree)")                     \
     X(COST_TIMER_MOD_FAST, "timer_mod_fast", 5,                                                 \
-      "mod_timer short cut: pending with the same expiry, no lock taken")                        \
+      "mod_timer short cut: pending with the same expiry, no lock taken (B.2 timers notes)")     \
     X(COST_TIMER_MOD_SLOW, "timer_mod_slow", 150,                                               \
-      "__mod_timer: lock the timer base, detach, enqueue (cache-line bouncing across CPUs)")
+      "__mod_timer: lock the timer base, detach, enqueue (cache-line bouncing across CPUs)")    \
+    X(COST_RR_APP, "rr_app", 2000,                                                              \
+      "user-space work of a request/response server or client per transaction (netperf TCP_RR)") \
+    X(COST_SYSCALL, "syscall", 100,                                                             \
+      "system call entry and exit (send/recv), without the work inside (~100 ns with mitigations)")
 
 typedef enum {
 #define SIM_COST_ENUM(id, key, def, doc) id,

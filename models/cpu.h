@@ -1,0 +1,143 @@
+/* cpu.h - CPUs, tasks and softirqs: where every piece of modelled work spends CPU time.
+ *
+ * Execution model
+ * ---------------
+ * A CPU runs one context at a time: its softirq context, its current task, or nothing (idle).
+ * Work is "act, then charge": model code runs instantaneously in simulated time, says what it
+ * cost with cpu_charge(), and the context is then busy for that long before it may act again.
+ *
+ * Tasks (application threads, ksoftirqd) are state machines. task->step(t) is called whenever
+ * the task is current on its CPU and its previous charge has elapsed. A step does one piece of
+ * work (a few microseconds at most) and then either charges its cost (step is called again
+ * afterwards) or calls task_sleep() (step is called again once it is woken and scheduled).
+ * Long kernel paths (release_sock draining a backlog, tcp_sendmsg copying 64 KB) are resumable
+ * operations over several steps whose state lives in the socket, never on the C stack.
+ *
+ * Preemption follows the kernel's models (hosts.H.sched.preempt):
+ *   none/voluntary - a task switches only at explicit points: task_cond_resched() when
+ *                    need_resched is set, task_sleep(), and task_return_to_user();
+ *   full           - additionally at the end of any step while need_resched is set, unless the
+ *                    task is inside task_preempt_disable()/task_bh_disable() sections.
+ * need_resched is set by wake-up preemption and by the scheduler tick (slice used up), per the
+ * host's CFS or EEVDF parameters (models/sched.c). A task that yields keeps every socket it owns.
+ *
+ * Softirq: cpu_raise_softirq() is the hard interrupt. If the CPU is idle, or runs a task with
+ * bottom halves enabled, the softirq context starts at once; the interrupted step's remaining
+ * time resumes when softirq is done ("softirq steals the task's time"). Softirq work items are
+ * run one unit at a time (one packet, one timer) under the kernel's limits: NAPI weight 64 per
+ * poll, netdev_budget packets and netdev_budget_usecs per net_rx_action, MAX_SOFTIRQ_TIME (2 ms)
+ * and MAX_SOFTIRQ_RESTART (10) per __do_softirq; past them the rest goes to ksoftirqd/N, a task
+ * that competes in the scheduler like any other.
+ *
+ * For unit tests without a host, a NULL Cpu is accepted: cpu_charge(NULL, ...) does nothing and
+ * cpu_raise_softirq(NULL, w) runs w at once until it has no more work.
+ */
+#ifndef SKSIM_CPU_H
+#define SKSIM_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/host.h"
+#include "sim/sim.h"
+
+typedef struct Task Task;
+typedef void (*TaskStepFn)(Task *t);
+
+typedef enum { TASK_NEW, TASK_RUNNABLE, TASK_RUNNING, TASK_SLEEPING } TaskState;
+
+struct Task {
+    /* public: set by task_init */
+    char name[32];
+    TaskStepFn step;
+    void *ctx;
+    Host *host;
+    /* read-only for models */
+    Cpu *cpu;              /* the CPU whose run queue it is on (tasks do not migrate) */
+    TaskState state;
+    sim_time_t runtime_ns; /* CPU time consumed by its steps */
+    uint64_t nr_switches;  /* times it was switched in */
+    uint64_t nr_yields;    /* task_cond_resched() calls that yielded */
+    uint64_t nr_preempted; /* involuntary switches (full preemption, return to user) */
+    /* private to cpu.c / sched.c */
+    uint64_t vruntime;     /* weighted ns, CFS/EEVDF */
+    uint64_t deadline;     /* EEVDF virtual deadline */
+    sim_time_t slice_start;
+    sim_time_t exec_start;
+    sim_time_t remaining;  /* of the interrupted or pending step */
+    struct Task *rq_next;
+    int preempt_count;
+    int bh_disable_count;
+    bool yield_after_step;
+    bool on_rq;
+    bool in_step;
+};
+
+/* ---- CPUs ---- */
+Cpu *cpu_new(Host *h, uint32_t index);
+void cpu_free(Cpu *cpu);
+uint32_t cpu_index(const Cpu *cpu);
+Host *cpu_host(const Cpu *cpu);
+/* Add CPU time to whatever context is executing on cpu right now (a task step or a softirq
+ * unit). Outside any context it is an error. cpu may be NULL (no-op). */
+void cpu_charge(Cpu *cpu, sim_time_t ns);
+bool cpu_in_softirq(const Cpu *cpu);
+Task *cpu_current(const Cpu *cpu);      /* the task running or interrupted, NULL when idle */
+bool cpu_need_resched(const Cpu *cpu);
+
+typedef struct CpuStats {
+    sim_time_t task_ns;        /* running task steps */
+    sim_time_t softirq_ns;     /* softirq context (not ksoftirqd) */
+    sim_time_t ctx_switch_ns;
+    sim_time_t idle_ns;        /* task + softirq + ctx_switch + idle == elapsed time */
+    uint64_t ctx_switches;
+    uint64_t softirq_runs;
+    uint64_t ksoftirqd_wakeups;
+} CpuStats;
+CpuStats cpu_stats(const Cpu *cpu); /* up to now */
+
+/* ---- tasks ---- */
+/* allowed: the CPUs it may run on (NULL or empty: any); it is placed on the first allowed CPU
+ * with the fewest tasks, and stays there. */
+void task_init(Task *t, Host *h, const char *name, TaskStepFn step, void *ctx,
+               const CpuList *allowed);
+void task_start(Task *t);              /* make runnable now */
+void task_sleep(Task *t);              /* from inside its step: block when the step ends */
+/* From any context (softirq, another task's step, an event): make t runnable; the waker's CPU
+ * (may be NULL) is charged COST_WAKEUP; wake-up preemption may set need_resched on t's CPU.
+ * Waking a task that is not sleeping does nothing. */
+void task_wake(Task *t, Cpu *waker);
+/* Voluntary preemption point (cond_resched): true if the task will yield at the end of this
+ * step (need_resched set and preempt model none/voluntary). The caller then returns from its
+ * step; it keeps its state and continues where it was when it runs again. */
+bool task_cond_resched(Task *t);
+/* Return to user space at the end of a syscall: yields if need_resched, in every model. */
+bool task_return_to_user(Task *t);
+void task_preempt_disable(Task *t);
+void task_preempt_enable(Task *t);
+void task_bh_disable(Task *t);
+void task_bh_enable(Task *t);          /* pending softirq runs before the task's next step */
+
+/* ---- softirq ---- */
+typedef enum { SOFTIRQ_TIMER, SOFTIRQ_NET_RX, SOFTIRQ_NET_TX, SOFTIRQ_NR } SoftirqKind;
+
+typedef struct SoftirqWork SoftirqWork;
+/* Do ONE unit of work (one packet, one timer handler), charge it with cpu_charge(), and return
+ * true if more work remains (the item is then polled again, after any other pending item). */
+typedef bool (*SoftirqRunFn)(SoftirqWork *w, Cpu *cpu);
+
+struct SoftirqWork {
+    SoftirqRunFn run;
+    void *ctx;
+    SoftirqKind kind;
+    /* private */
+    SoftirqWork *next;
+    bool queued;
+    uint32_t polled; /* units done in the current poll turn (NAPI weight) */
+};
+
+void softirq_work_init(SoftirqWork *w, SoftirqKind kind, SoftirqRunFn run, void *ctx);
+/* Queue w on cpu (no-op if already queued) and interrupt the CPU if it can take it now. */
+void cpu_raise_softirq(Cpu *cpu, SoftirqWork *w);
+
+#endif

@@ -1,0 +1,44 @@
+/* host.h - one simulated machine: its CPUs, network devices, sockets, counters and skb pool.
+ *
+ * Plain data shared by the models of a host; each model keeps its own state behind its own
+ * header and reaches its neighbours through this struct.
+ */
+#ifndef SKSIM_HOST_H
+#define SKSIM_HOST_H
+
+#include <stdint.h>
+
+#include "sim/config.h"
+#include "sim/counters.h"
+#include "sim/rng.h"
+#include "sim/sim.h"
+
+typedef struct Cpu Cpu;
+typedef struct NetDev NetDev;
+typedef struct SkbPool SkbPool;
+typedef struct Sock Sock;
+typedef struct Skb Skb;
+
+typedef struct Host {
+    uint16_t id;               /* index in the world, 0-based */
+    const char *name;
+    Sim *sim;
+    const HostConf *conf;
+    const StackConf *stack;
+    uint32_t hz;               /* effective HZ (host's or scenario's) */
+    CounterSet ctr;
+    uint32_t ncpus;
+    Cpu **cpus;
+    NetDev *loopback;          /* always present */
+    NetDev **devs;             /* devices towards links, in link order */
+    uint32_t ndevs;
+    SkbPool *pool;
+    GPtrArray *socks;          /* Sock*, by local port - 1 (ports are 1..n, assigned in order) */
+} Host;
+
+static inline sim_time_t host_cost(const Host *h, CostId id)
+{
+    return h->conf->costs.ns[id];
+}
+
+#endif

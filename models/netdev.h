@@ -1,0 +1,48 @@
+/* netdev.h - network devices, links, loopback and the thin IP layer between them and TCP.
+ *
+ * Transmit: ip_output() routes an skb to the device towards its destination host. A NIC queues
+ * it in its qdisc (limit), moves it to the TX ring, segments TSO skbs into MSS frames and
+ * serialises them at the link rate; frames then propagate for the link's delay and may be lost
+ * (drop-tail bottleneck queue, random loss). TX completion uncharges the sending socket (TSQ).
+ * Receive: frames fill the RX ring (full: dropped and counted), the interrupt raises NET_RX on
+ * the device's IRQ CPU, and NAPI polls the ring in softirq, merging frames with GRO (up to
+ * 64 KB / 17 frags per aggregate, flushed at the end of each poll) and handing skbs to ip_rcv().
+ * Loopback: transmission enqueues on the sending CPU's input queue (netdev_max_backlog) and that
+ * CPU's softirq delivers it (E.5): each skb is one ~64 KB segment, never segmented.
+ *
+ * Frames of one TSO burst travel as one event where nothing can separate them.
+ */
+#ifndef SKSIM_NETDEV_H
+#define SKSIM_NETDEV_H
+
+#include "models/cpu.h"
+#include "models/host.h"
+#include "models/skb.h"
+#include "sim/config.h"
+
+typedef struct Link Link;
+
+NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index);
+NetDev *netdev_new_loopback(Host *h);
+void netdev_free(NetDev *dev);
+/* Connect two NICs with a link (both directions, same parameters). */
+Link *link_new(Sim *sim, const LinkConf *conf, NetDev *a, NetDev *b, uint64_t seed);
+void link_free(Link *l);
+
+/* Routing: skbs for dst_host leave through dev. */
+void ip_route_add(Host *h, uint16_t dst_host, NetDev *dev);
+/* Send an skb from the stack; charges COST_DEV_XMIT (or COST_LOOPBACK_XMIT) to cpu. The skb is
+ * owned by the device from here on. */
+void ip_output(Host *h, Skb *skb, Cpu *cpu);
+/* Deliver a received skb to its socket: host->socks[dport - 1]->ops->rcv (tcp_v4_rcv); called
+ * by NAPI in softirq. IpExtInOctets counted here, IpExtOutOctets in ip_output. */
+void ip_rcv(Host *h, Skb *skb, Cpu *cpu);
+
+typedef struct NetDevStats {
+    uint64_t tx_skbs, tx_frames, tx_bytes;
+    uint64_t rx_frames, rx_skbs, rx_bytes;
+    uint64_t qdisc_drops, rx_ring_drops, link_drops, random_losses, backlog_drops;
+} NetDevStats;
+NetDevStats netdev_stats(const NetDev *dev);
+
+#endif

@@ -1,0 +1,76 @@
+/* tcp.h - the public face of the TCP model: established connections as Linux runs them.
+ *
+ * A TcpSock embeds the core Sock (lock, backlog, buffers) and adds the protocol: sender
+ * (write/retransmit queues, cwnd, TSO sizing, TSQ, pacing), receiver (in-order and out-of-order
+ * queues, delayed ACK, quick-ACK, DSACK), timers on the host's kernel-style timers (one
+ * retransmit timer shared by RTO, TLP and RACK's reordering timeout; a delayed-ACK timer),
+ * loss recovery (SACK, RACK-TLP, F-RTO, undo) and congestion control behind an ops table.
+ * The protocol is split like the kernel's: tcp_input.c, tcp_output.c, tcp_timer.c, tcp_cong.c,
+ * tcp_cubic.c, tcp_reno.c, tcp.c (sendmsg/recvmsg).
+ *
+ * Connections are created established (no handshake): tcp_connect_pair() wires two endpoints
+ * with their initial sequence numbers, MSS, windows and options.
+ */
+#ifndef SKSIM_TCP_H
+#define SKSIM_TCP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/cpu.h"
+#include "models/host.h"
+#include "models/skb.h"
+#include "models/sock.h"
+
+typedef struct TcpSock TcpSock;
+
+/* A new endpoint on host h with local port `port`, registered in h->socks. */
+TcpSock *tcp_sock_new(Host *h, uint32_t conn, uint16_t port);
+void tcp_sock_free(TcpSock *tp);
+Sock *tcp_sk(TcpSock *tp);
+TcpSock *tcp_from_sk(Sock *sk);
+/* Establish a connection between a (client) and b (server): ports, ISNs, MSS from the path MTU
+ * (mss = mtu - 40 - 12 for timestamps), windows, SACK/timestamps from the hosts' settings. */
+void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu);
+
+/* Softirq receive of one skb (tcp_v4_rcv): TcpInSegs, then process now (socket not owned),
+ * prequeue (when enabled and a reader is blocked), or tcp_add_backlog. */
+void tcp_v4_rcv(Sock *sk, Skb *skb, Cpu *cpu);
+
+/* ---- system calls, resumable from a task's step (see cpu.h) ---- */
+typedef struct TcpCall {
+    uint64_t len;      /* send: bytes to write; recv: bytes wanted (the call returns once at
+                          least `target` bytes were copied, like recv() without MSG_WAITALL) */
+    uint64_t target;   /* recv: minimum to return (SO_RCVLOWAT, default 1) */
+    uint64_t done;     /* bytes written/copied so far */
+    /* private state of the call */
+    uint32_t phase;
+    uint32_t process_backlog; /* sendmsg: new skbs since the last backlog flush */
+} TcpCall;
+
+static inline void tcp_call_init(TcpCall *c, uint64_t len, uint64_t target)
+{
+    *c = (TcpCall){ .len = len, .target = target ? target : 1 };
+}
+/* write(): lock_sock, copy into skbs of size_goal, push, flush the backlog every
+ * stack.sendmsg.flush_backlog_every new skbs, wait for sndbuf space (releasing the lock),
+ * release_sock. Returns true when the call has finished (c->done == c->len). */
+bool tcp_sendmsg_step(TcpSock *tp, Task *t, TcpCall *c);
+/* read(): lock_sock, copy from the receive queue, flush the backlog when the queue is empty
+ * and a backlog exists, otherwise sleep (sk_wait_data), tcp_cleanup_rbuf, release_sock. */
+bool tcp_recvmsg_step(TcpSock *tp, Task *t, TcpCall *c);
+
+/* ---- results ---- */
+typedef struct TcpInfo {
+    uint64_t bytes_acked;      /* sender: cumulative bytes acked */
+    uint64_t bytes_received;   /* receiver: bytes copied to the application */
+    uint64_t retrans_segs;
+    sim_time_t srtt_ns;
+    uint32_t cwnd;             /* segments */
+    uint32_t ssthresh;
+    uint64_t packets_out;
+    uint8_t ca_state;          /* TCP_CA_Open .. TCP_CA_Loss */
+} TcpInfo;
+TcpInfo tcp_get_info(const TcpSock *tp);
+
+#endif
