@@ -1,0 +1,264 @@
+/* conf_keys.c - THE key table: every scenario key bound to a field of sim/config.h.
+ *
+ * Built as one static const array of rows so that parsing, range checks, error messages and the
+ * generated reference (scenarios/README.md, `sksim keys`) cannot disagree. Each default is
+ * scenario text, parsed by the same code as user input, and its doc line says which kernel
+ * behaviour or sysctl it follows (constants from shared notes kernel-host-mechanics.md section 0).
+ * The defaults describe a current (6.18-era) kernel; scenarios set "before" values in variants.
+ *
+ * The costs rows are generated from the SIM_COSTS X-macro in sim/costs.h, so a new cost there
+ * becomes a key here with no edit. To add any other key: add the field to config.h and a row here,
+ * then regenerate the reference in scenarios/README.md.
+ */
+#include "sim/conf_keys.h"
+
+#include <string.h>
+
+#include "sim/config.h"
+
+/* Enum fields are stored through an int. */
+G_STATIC_ASSERT(sizeof(BacklogLimitPolicy) == sizeof(int));
+G_STATIC_ASSERT(sizeof(PrequeueDelackPolicy) == sizeof(int));
+G_STATIC_ASSERT(sizeof(SchedPolicy) == sizeof(int));
+G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
+G_STATIC_ASSERT(sizeof(CongControl) == sizeof(int));
+G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
+
+/* Choices in enum order (index == enum value). */
+static const char *const backlog_limit_choices[] = {"rcvbuf", "rcvbuf+sndbuf", "2016", "2022",
+                                                    "2024", NULL};
+static const char *const delack_choices[] = {"rto_min_3_4", "min_ato", NULL};
+static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
+static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
+static const char *const cc_choices[] = {"cubic", "reno", NULL};
+static const char *const workload_choices[] = {"stream", "rr", NULL};
+
+G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
+                PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
+
+#define ROW(sec, st, key_, type_, field, def_, min_, max_, sub_, doc_)                          \
+    {.section = sec, .key = key_, .type = type_, .offset = offsetof(st, field), .def = def_,      \
+     .min = min_, .max = max_, .sub = sub_, .doc = doc_}
+#define ENUM_ROW(sec, st, key_, field, def_, choices_, sub_, doc_)                              \
+    {.section = sec, .key = key_, .type = CONF_T_ENUM, .offset = offsetof(st, field),            \
+     .def = def_, .choices = choices_, .sub = sub_, .doc = doc_}
+#define TOP(key, type, field, def, min, max, doc)                                               \
+    ROW(CONF_SEC_TOP, ScenarioConf, key, type, field, def, min, max, NULL, doc)
+#define STACK(key, type, field, def, min, max, doc)                                             \
+    ROW(CONF_SEC_STACK, StackConf, key, type, field, def, min, max, NULL, doc)
+#define HOST(sub, key, type, field, def, min, max, doc)                                         \
+    ROW(CONF_SEC_HOST, HostConf, key, type, field, def, min, max, sub, doc)
+#define LINK(key, type, field, def, min, max, doc)                                              \
+    ROW(CONF_SEC_LINK, LinkConf, key, type, field, def, min, max, NULL, doc)
+#define WORK(key, type, field, def, min, max, doc)                                              \
+    ROW(CONF_SEC_WORKLOAD, WorkloadConf, key, type, field, def, min, max, NULL, doc)
+#define COST_ROW(id, key_, def_ns, doc_)                                                        \
+    ROW(CONF_SEC_HOST, HostConf, "costs." key_, CONF_T_DURATION, costs.ns[id], #def_ns "ns",     \
+        "0", "1s", "costs", "CPU cost: " doc_),
+
+static const ConfKey table[] = {
+    /* ---- top level ---- */
+    TOP("name", CONF_T_NAME, name, NULL, NULL, NULL,
+        "Scenario name: lower-case letters, digits, '_', '.', '-'; names output files."),
+    TOP("title", CONF_T_STRING, title, "\"\"", NULL, NULL,
+        "One-line title for reports (empty: the name)."),
+    TOP("description", CONF_T_STRING, description, "\"\"", NULL, NULL,
+        "Free text: what the scenario shows and why."),
+    TOP("seed", CONF_T_U64, seed, "1", "0", NULL,
+        "Seed of the run's random streams; same seed and scenario give the same run, event for "
+        "event."),
+    TOP("duration", CONF_T_DURATION, duration_ns, NULL, "1ns", NULL,
+        "Simulated time of one run, warm-up included."),
+    TOP("warmup", CONF_T_DURATION, warmup_ns, "0", "0", NULL,
+        "Time before counters and series start (nstat -n at its end); must be shorter than "
+        "duration."),
+    TOP("hz", CONF_T_U32, hz, "1000", "1", "10000",
+        "CONFIG_HZ: jiffy length for jiffy timers (delayed ACK, RTO, slack); 1000 as in Fedora/RHEL "
+        "(Debian: 250; kernels offer 100, 250, 300, 1000)."),
+    TOP("sample_interval", CONF_T_DURATION, sample_interval_ns, "10ms", "1us", NULL,
+        "Period of the time series (queue lengths, throughput, CPU use)."),
+
+    /* ---- stack: the policies the seed patches change ---- */
+    STACK("release_sock.resched_every", CONF_T_U32, release_sock_resched_every, "16", "1",
+          "65536",
+          "`__release_sock()` calls `cond_resched()` after every Nth backlog skb: 16 since the 2025 "
+          "patch (6.18+), 1 before it."),
+    STACK("sendmsg.flush_backlog_every", CONF_T_U32, sendmsg_flush_backlog_every, "16", "0",
+          "65536",
+          "tcp_sendmsg_locked() runs sk_flush_backlog() once per N new skbs: 16 since 5.4, 1 in "
+          "4.7-5.3, 0 = never (4.6 and older)."),
+    ENUM_ROW(CONF_SEC_STACK, StackConf, "backlog.limit", backlog_limit, "2024",
+             backlog_limit_choices, NULL,
+             "`tcp_add_backlog()` byte limit: rcvbuf (2.6.34-3.3), rcvbuf+sndbuf (3.4-4.8), 2016 = "
+             "that + 64 KiB (4.9+), 2022 = rcvbuf + sndbuf/2 + 64 KiB, 2024 = `2*rcvbuf + sndbuf/2 "
+             "+ 64 KiB` (current)."),
+    STACK("backlog.coalesce", CONF_T_BOOL, backlog_coalesce, "true", NULL, NULL,
+          "tcp_add_backlog() merges a segment into the backlog tail (TCPBacklogCoalesce), 5.0+."),
+    STACK("backlog.ack_defer", CONF_T_BOOL, backlog_ack_defer, "true", NULL, NULL,
+          "net.ipv4.tcp_backlog_ack_defer=1 (6.7+): ACKs for backlog segments are sent once, from "
+          "release_cb."),
+    STACK("prequeue.enabled", CONF_T_BOOL, prequeue_enabled, "false", NULL, NULL,
+          "TCP prequeue (tcp_low_latency=0 path); removed in 4.14, so off."),
+    ENUM_ROW(CONF_SEC_STACK, StackConf, "prequeue.delack", prequeue_delack, "min_ato",
+             delack_choices, NULL,
+             "Delayed-ACK timeout armed from the prequeue: rto_min_3_4 = `3*rto_min/4` (before seed "
+             "003), min_ato = `min(ato, 3*rto_min/4)` (after)."),
+    STACK("timer.slack", CONF_T_U32, timer_slack_jiffies, "0", "0", "1000",
+          "Jiffies of slack mod_timer may add to TCP timers (apply_slack, 2.6.34-4.7); 0 = exact "
+          "expiry (4.8+ has no explicit slack)."),
+
+    /* ---- hosts.<host> ---- */
+    HOST(NULL, "cpus", CONF_T_U32, cpus, "1", "1", "1024", "CPUs of the host, one run queue each."),
+    HOST(NULL, "hz", CONF_T_U32, hz, "0", "0", "10000", "This host's CONFIG_HZ; 0 = the scenario's hz."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "sched.policy", sched.policy, "eevdf", sched_choices, "sched",
+             "Fair-class scheduler: cfs (2.6.23-6.5) or eevdf (6.6+)."),
+    HOST("sched", "sched.latency", CONF_T_DURATION, sched.latency_ns, "6ms", "100us", "1s",
+         "CFS sysctl_sched_latency before the factor 1 + ilog2(min(cpus, 8)); kernel default 6 ms."),
+    HOST("sched", "sched.min_granularity", CONF_T_DURATION, sched.min_granularity_ns, "0.75ms",
+         "100us", "1s", "CFS sysctl_sched_min_granularity before the CPU factor; kernel default 0.75 ms."),
+    HOST("sched", "sched.wakeup_granularity", CONF_T_DURATION, sched.wakeup_granularity_ns, "1ms",
+         "0", "1s",
+         "CFS sysctl_sched_wakeup_granularity (wake-up preemption threshold) before the CPU "
+         "factor; kernel default 1 ms."),
+    HOST("sched", "sched.base_slice", CONF_T_DURATION, sched.base_slice_ns, "0.75ms", "100us", "1s",
+         "EEVDF sysctl_sched_base_slice before the CPU factor: 0.75 ms in 6.6-6.14 (0.70 ms from "
+         "6.15)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "sched.preempt", sched.preempt, "voluntary", preempt_choices,
+             "sched",
+             "Preemption model: none, voluntary (CONFIG_PREEMPT_VOLUNTARY, the usual distro "
+             "build) or full."),
+    HOST("nic", "nic.mtu", CONF_T_U32, nic.mtu, "1500", "68", "65536",
+         "IP MTU in bytes: Ethernet 1500 (9000 jumbo, loopback 65536)."),
+    HOST("nic", "nic.rx_ring", CONF_T_U32, nic.rx_ring, "1024", "1", "65536",
+         "RX descriptors (ethtool -g); frames arriving at a full ring are dropped."),
+    HOST("nic", "nic.tx_ring", CONF_T_U32, nic.tx_ring, "1024", "1", "65536",
+         "TX descriptors (ethtool -g); a full ring stops the qdisc."),
+    HOST("nic", "nic.qdisc_limit", CONF_T_PKTS, nic.qdisc_limit, "1000", "1", "1000000",
+         "Root qdisc limit in packets: txqueuelen 1000 (pfifo_fast)."),
+    HOST("nic", "nic.gro", CONF_T_BOOL, nic.gro, "true", NULL, NULL,
+         "Generic receive offload: NAPI merges a flow's segments up to 64 KiB (ethtool -K gro on)."),
+    HOST("nic", "nic.tso", CONF_T_BOOL, nic.tso, "true", NULL, NULL,
+         "TCP segmentation offload: the stack hands the NIC up to 64 KiB (ethtool -K tso on)."),
+    HOST("nic", "nic.irq_cpu", CONF_T_U32, nic.irq_cpu, "0", "0", "1023",
+         "CPU that takes the NIC interrupt and runs its NAPI softirq; must be below cpus."),
+    HOST("nic", "nic.irq_coalesce", CONF_T_DURATION, nic.irq_coalesce_ns, "0", "0", "1s",
+         "Interrupt coalescing delay (ethtool -C rx-usecs); 0 = an interrupt per frame batch."),
+    HOST("tcp", "tcp.rto_min", CONF_T_DURATION, tcp.rto_min_ns, "200ms", "1ms", "120s",
+         "Minimum RTO: TCP_RTO_MIN = HZ/5 = 200 ms (ip route rto_min)."),
+    HOST("tcp", "tcp.rcvbuf", CONF_T_SIZE, tcp.rcvbuf, "131072", "4608", "1GiB",
+         "Initial sk_rcvbuf = tcp_rmem[1]: 131072 since 4.20 (87380 before)."),
+    HOST("tcp", "tcp.sndbuf", CONF_T_SIZE, tcp.sndbuf, "16384", "4608", "1GiB",
+         "sk_sndbuf = tcp_wmem[1] = 16384 (or SO_SNDBUF)."),
+    HOST("tcp", "tcp.rcvbuf_max", CONF_T_SIZE, tcp.rcvbuf_max, "6MiB", "4608", "1GiB",
+         "Receive autotuning ceiling tcp_rmem[2]: 6 MiB (4 MiB before 2012)."),
+    HOST("tcp", "tcp.rcvbuf_autotune", CONF_T_BOOL, tcp.rcvbuf_autotune, "true", NULL, NULL,
+         "net.ipv4.tcp_moderate_rcvbuf=1: tcp_rcv_space_adjust() grows sk_rcvbuf up to rcvbuf_max."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.cc", tcp.cc, "cubic", cc_choices, "tcp",
+             "Congestion control: cubic (the default since 2.6.19) or reno."),
+    HOST("tcp", "tcp.frto", CONF_T_U32, tcp.frto, "2", "0", "2",
+         "net.ipv4.tcp_frto: 2 = SACK-enhanced F-RTO (default), 1 = basic, 0 = off."),
+    HOST("tcp", "tcp.sack", CONF_T_BOOL, tcp.sack, "true", NULL, NULL, "net.ipv4.tcp_sack=1."),
+    HOST("tcp", "tcp.timestamps", CONF_T_BOOL, tcp.timestamps, "true", NULL, NULL,
+         "net.ipv4.tcp_timestamps=1: a 12-byte option in every segment."),
+    HOST("tcp", "tcp.tlp", CONF_T_BOOL, tcp.tlp, "true", NULL, NULL,
+         "Tail loss probe: net.ipv4.tcp_early_retrans=3 (3.10+)."),
+    HOST("tcp", "tcp.limit_output_bytes", CONF_T_SIZE, tcp.limit_output_bytes, "1MiB", "1", "1GiB",
+         "TSQ cap net.ipv4.tcp_limit_output_bytes: 1 MiB now (256 KiB from 2015, 128 KiB from 2012)."),
+    HOST("tcp", "tcp.netdev_budget", CONF_T_PKTS, tcp.netdev_budget, "300", "1", "1000000",
+         "net.core.netdev_budget: packets per net_rx_action() round."),
+    HOST("tcp", "tcp.netdev_budget_usecs", CONF_T_DURATION, tcp.netdev_budget_ns, "2ms", "1us", "1s",
+         "net.core.netdev_budget_usecs: time limit of a net_rx_action() round, 2 jiffies (2 ms at "
+         "HZ=1000); write it with a unit (2000us)."),
+    HOST("tcp", "tcp.napi_weight", CONF_T_PKTS, tcp.napi_weight, "64", "1", "65536",
+         "NAPI poll weight (NAPI_POLL_WEIGHT, net.core.dev_weight): 64 packets per poll."),
+    HOST("tcp", "tcp.netdev_max_backlog", CONF_T_PKTS, tcp.max_backlog, "1000", "1", "1000000",
+         "net.core.netdev_max_backlog: per-CPU input queue (loopback, RPS) in packets."),
+    SIM_COSTS(COST_ROW)
+
+    /* ---- links.<link> ---- */
+    LINK("a", CONF_T_HOSTREF, a, NULL, NULL, NULL, "Host at one end."),
+    LINK("b", CONF_T_HOSTREF, b, NULL, NULL, NULL, "Host at the other end (not a)."),
+    LINK("rate", CONF_T_RATE, rate_bps, NULL, "1bit", NULL, "Line rate of each direction."),
+    LINK("delay", CONF_T_DURATION, delay_ns, "0", "0", "10s", "One-way propagation delay."),
+    {.section = CONF_SEC_LINK, .key = "queue", .type = CONF_T_QUEUE,
+     .offset = offsetof(LinkConf, queue_bytes), .aux_offset = offsetof(LinkConf, queue_pkts),
+     .def = "1000pkt", .min = "1", .max = "4294967295",
+     .doc = "Drop-tail limit of each direction's queue, in packets (pkt) or bytes; 1000pkt like a "
+            "txqueuelen-1000 port."},
+    LINK("loss", CONF_T_RATIO, loss, "0", "0", "100%", "Random loss probability per packet."),
+
+    /* ---- workloads.<workload> ---- */
+    ENUM_ROW(CONF_SEC_WORKLOAD, WorkloadConf, "type", type, NULL, workload_choices, NULL,
+             "stream: bulk transfer from -> to (netperf TCP_STREAM); rr: request/response "
+             "(netperf TCP_RR)."),
+    WORK("from", CONF_T_HOSTREF, from, NULL, NULL, NULL, "Client host (the sender of a stream)."),
+    WORK("to", CONF_T_HOSTREF, to, NULL, NULL, NULL, "Server host; the same as from = loopback."),
+    WORK("flows", CONF_T_U32, flows, "1", "1", "10000", "Parallel connections."),
+    WORK("write_size", CONF_T_SIZE, write_size, "64KiB", "1", "1GiB",
+         "Bytes per send() (stream). netperf's default is the socket send buffer size; a fixed "
+         "64 KiB (netperf -m 64K) keeps runs comparable across sndbuf settings."),
+    WORK("request_size", CONF_T_SIZE, request_size, "1", "1", "1GiB",
+         "Request bytes (rr); netperf TCP_RR default 1."),
+    WORK("response_size", CONF_T_SIZE, response_size, "1", "1", "1GiB",
+         "Response bytes (rr); netperf TCP_RR default 1."),
+    WORK("from_cpus", CONF_T_CPULIST, from_cpus, "[]", NULL, NULL,
+         "CPUs the from-side tasks may run on (taskset); [] = any."),
+    WORK("to_cpus", CONF_T_CPULIST, to_cpus, "[]", NULL, NULL,
+         "CPUs the to-side tasks may run on; [] = any."),
+    WORK("start", CONF_T_DURATION, start_ns, "0", "0", NULL,
+         "When the flows open; must be before the end of the run."),
+};
+
+static const char *const top_sections[] = {"stack", "hosts", "links", "workloads", "variants",
+                                           "expect", "report", NULL};
+
+static const ConfStructKey struct_table[] = {
+    {"variants.<variant>", "mapping: key path -> value",
+     "A named set of overrides applied on top of the base, e.g. "
+     "`stack.release_sock.resched_every: 1`."},
+    {"expect[].name", "string", "Label of the check (default: the expression)."},
+    {"expect[].check", "expression",
+     "Required. Over variant results, e.g. `after.goodput / before.goodput`."},
+    {"expect[].min", "number", "Lower bound (inclusive); give min, max or both."},
+    {"expect[].max", "number", "Upper bound (inclusive)."},
+    {"report.counters", "list of nstat names",
+     "Counters shown in compare tables (`TcpRetransSegs` or `TCPTimeouts`)."},
+    {"report.host", "host name", "Host whose counters the report shows (default: every host)."},
+};
+
+const ConfKey *conf_keys_table(guint *n_rows)
+{
+    *n_rows = G_N_ELEMENTS(table);
+    return table;
+}
+
+const ConfStructKey *conf_keys_struct_table(guint *n_rows)
+{
+    *n_rows = G_N_ELEMENTS(struct_table);
+    return struct_table;
+}
+
+const ConfKey *conf_keys_find(ConfSection section, const char *key)
+{
+    for (guint i = 0; i < G_N_ELEMENTS(table); i++)
+        if (table[i].section == section && strcmp(table[i].key, key) == 0)
+            return &table[i];
+    return NULL;
+}
+
+const char *conf_section_root(ConfSection section)
+{
+    static const char *const roots[] = {"", "stack", "hosts", "links", "workloads"};
+    return roots[section];
+}
+
+const char *conf_section_entry(ConfSection section)
+{
+    static const char *const entries[] = {NULL, NULL, "host", "link", "workload"};
+    return entries[section];
+}
+
+const char *const *conf_keys_top_sections(void)
+{
+    return top_sections;
+}
