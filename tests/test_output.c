@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/cli.h"
 #include "sim/expr.h"
 #include "sim/json.h"
 #include "sim/output.h"
@@ -475,6 +476,74 @@ static void test_expr_check(void)
     g_assert_error(err, SKSIM_EXPR_ERROR, SKSIM_EXPR_ERROR_SYNTAX);
 }
 
+/* ---- compare report ------------------------------------------------------------------------ */
+
+static CompareRow *make_row(const char *name, double scale, int decimals, double a, double b)
+{
+    CompareRow *row = g_new0(CompareRow, 1);
+    row->name = g_strdup(name);
+    row->key = g_strdup(name);
+    row->scale = scale;
+    row->decimals = decimals;
+    row->values = g_array_new(FALSE, FALSE, sizeof(double));
+    g_array_append_val(row->values, a);
+    g_array_append_val(row->values, b);
+    return row;
+}
+
+static void free_row(gpointer p)
+{
+    CompareRow *row = p;
+    g_free(row->name);
+    g_free(row->key);
+    g_array_unref(row->values);
+    g_free(row);
+}
+
+static void test_compare_table(void)
+{
+    g_autoptr(GPtrArray) results = two_results();
+    g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(free_row);
+    g_ptr_array_add(rows, make_row("TcpOutSegs", 1.0, 0, 17, 20));
+    g_ptr_array_add(rows, make_row("goodput (Mbit/s)", 1e-6, 3, 3200, 4000));
+    g_ptr_array_add(rows, make_row("transactions/s", 1.0, 1, NAN, 1.6));
+    g_ptr_array_add(rows, make_row("zeros", 1.0, 0, 0, 0));
+    g_ptr_array_add(rows, make_row("from zero", 1.0, 0, 0, 5));
+    g_autofree char *table = compare_table(rows, results);
+    g_assert_cmpstr(table, ==,
+                    "|                  | before | after | change |\n"
+                    "|:-----------------|-------:|------:|-------:|\n"
+                    "| TcpOutSegs       |     17 |    20 | +17.6% |\n"
+                    "| goodput (Mbit/s) |  0.003 | 0.004 | +25.0% |\n"
+                    "| transactions/s   |    n/a |   1.6 |    n/a |\n"
+                    "| zeros            |      0 |     0 |  +0.0% |\n"
+                    "| from zero        |      0 |     5 |    n/a |\n");
+    g_assert_cmpfloat(compare_change_pct(g_ptr_array_index(rows, 1)), ==, 25.0);
+    g_assert_true(isnan(compare_change_pct(g_ptr_array_index(rows, 4))));
+}
+
+static void test_compare_check_line(void)
+{
+    ExpectConf e = { .name = "ratio", .check = "after.goodput / before.goodput", .has_min = true,
+                     .min = 0.95 };
+    CheckOutcome c = { .expect = &e, .pass = TRUE, .has_value = TRUE, .value = 1.25 };
+    g_autofree char *pass = compare_check_line(&c);
+    g_assert_cmpstr(pass, ==, "PASS ratio: 1.25 in [0.95, inf]");
+    e.has_max = true;
+    e.max = 1.1;
+    c.pass = FALSE;
+    g_autofree char *fail = compare_check_line(&c);
+    g_assert_cmpstr(fail, ==, "FAIL ratio: 1.25 not in [0.95, 1.1]");
+    ExpectConf unnamed = { .check = "x / 0", .has_max = true, .max = 2e-5 };
+    CheckOutcome err = { .expect = &unnamed, .error = "column 3: division by zero" };
+    g_autofree char *line = compare_check_line(&err);
+    g_assert_cmpstr(line, ==, "FAIL x / 0: column 3: division by zero");
+    unnamed.has_max = false;
+    CheckOutcome open = { .expect = &unnamed, .pass = TRUE, .has_value = TRUE, .value = -3 };
+    g_autofree char *open_line = compare_check_line(&open);
+    g_assert_cmpstr(open_line, ==, "PASS x / 0: -3 in [-inf, inf]");
+}
+
 /* ---- progress line -------------------------------------------------------------------------- */
 
 static void test_progress(void)
@@ -516,6 +585,8 @@ int main(int argc, char **argv)
     g_test_add_func("/expr/errors", test_expr_errors);
     g_test_add_func("/expr/results", test_expr_results);
     g_test_add_func("/expr/check", test_expr_check);
+    g_test_add_func("/compare/table", test_compare_table);
+    g_test_add_func("/compare/check-line", test_compare_check_line);
     g_test_add_func("/progress/line", test_progress);
     return g_test_run();
 }

@@ -1,0 +1,124 @@
+/* cli.h - the sksim command line: one entry point per command (sim/cli_<command>.c) and the
+ * helpers they share (sim/cli_common.c). sim/main.c only dispatches argv[1] to a command.
+ *
+ * Each command gets argv with argv[0] = its own name and returns the process exit status.
+ */
+#ifndef SKSIM_CLI_H
+#define SKSIM_CLI_H
+
+#include <glib.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "sim/results.h"
+#include "sim/scenario.h"
+
+/* Exit statuses; README.md documents them. */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_EXPECT = 1,    /* an expect check failed */
+    CLI_EXIT_USAGE = 2,     /* bad command line, missing file, scenario error, run error */
+    CLI_EXIT_INVARIANT = 3, /* reserved: a model invariant was violated */
+    /* interrupted: 128 + signal number (130 SIGINT, 143 SIGTERM) */
+};
+
+int cli_run(int argc, char **argv);
+int cli_compare(int argc, char **argv);
+int cli_validate(int argc, char **argv);
+int cli_list(int argc, char **argv);
+int cli_keys(int argc, char **argv);
+
+/* ---- shared by the commands (cli_common.c) --------------------------------------------------- */
+
+/* A GOptionContext for "sksim CMD": usage line, summary and description (examples). */
+GOptionContext *cli_context_new(const char *cmd, const char *params, const char *summary,
+                                const char *description, const GOptionEntry *entries);
+/* Parse; on error print "sksim CMD: message" and a hint to stderr, return FALSE.
+ * On success *args holds the remaining arguments (argv[0] first). */
+gboolean cli_parse(GOptionContext *ctx, const char *cmd, int argc, char **argv, GStrv *args);
+void cli_usage_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+/* SIGINT/SIGTERM set the stop flag (the signal number); a second signal kills as usual. */
+void cli_install_signal_handlers(void);
+volatile sig_atomic_t *cli_stop_flag(void);
+/* 128 + the signal that stopped the run, or 0. */
+int cli_interrupted_status(void);
+
+/* The options `run` and `compare` share. */
+typedef struct CliRunArgs {
+    char **variants;   /* --variant, NULL-terminated or NULL */
+    char *seed;        /* --seed */
+    char *duration;    /* --duration */
+    char **sets;       /* --set */
+    char *out;         /* --out */
+    gboolean fingerprint;
+    gboolean quiet;
+    gint64 max_events;
+    double max_wall;
+} CliRunArgs;
+
+void cli_run_args_clear(CliRunArgs *a);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CliRunArgs, cli_run_args_clear)
+/* Parse `run` (with_variant) or `compare` arguments into a and the one FILE (cli_run.c). */
+gboolean cli_parse_run_args(const char *cmd, const char *summary, const char *description,
+                            gboolean with_variant, int argc, char **argv, CliRunArgs *a,
+                            char **file);
+/* Check --seed, --set, --max-events, --max-wall; print the problem and return FALSE. */
+gboolean cli_run_args_check(const CliRunArgs *a, const char *cmd);
+/* The user's sets, then seed=N and duration=T when given (a new NULL-terminated vector). */
+GStrv cli_run_args_sets(const CliRunArgs *a);
+/* DIR of --out, or out/<scenario name>. */
+char *cli_out_dir(const CliRunArgs *a, const Scenario *s);
+
+/* The variant names to run: the requested ones, else every variant in file order, else a
+ * single NULL (the base scenario). */
+GPtrArray *cli_variant_list(const Scenario *s, char **requested);
+/* "base" for NULL. */
+const char *cli_variant_label(const char *variant);
+
+/* Resolve every variant first (so that a bad one fails before anything runs), print errors.
+ * Returns the ScenarioConf* array in the order of variants, or NULL. */
+GPtrArray *cli_resolve_all(const Scenario *s, const GPtrArray *variants, const char *const *sets);
+
+/* Run one resolved variant and write its outputs into dir/<variant>/. Prints the summary line
+ * (unless quiet) and the fingerprint line (if asked). Returns an exit status; *out (may be NULL)
+ * receives the result on success. */
+int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, RunResult **out);
+
+/* ---- compare's report (cli_report.c) ---------------------------------------------------------- */
+
+/* One row of the compare table: a report counter, goodput or transactions/s. */
+typedef struct CompareRow {
+    char *name;     /* as shown: "TcpRetransSegs", "goodput (Mbit/s)" */
+    char *key;      /* in compare.json: the counter name, "goodput_bps", "transactions_per_s" */
+    double scale;   /* shown value = value * scale */
+    int decimals;   /* shown with this many decimals */
+    GArray *values; /* double per variant, in run order; NaN when not available */
+} CompareRow;
+
+/* The outcome of one expect check. */
+typedef struct CheckOutcome {
+    const ExpectConf *expect;
+    gboolean pass;
+    gboolean has_value;
+    double value;
+    char *error; /* evaluation error, or NULL */
+} CheckOutcome;
+
+/* Rows for results (RunResult*, one per variant): the report counters (of the report host, or
+ * summed over hosts), then goodput and transactions/s. */
+GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results);
+/* (last - first) / first in percent; NaN when undefined. */
+double compare_change_pct(const CompareRow *row);
+/* The Markdown table alone (what `compare` prints). */
+char *compare_table(const GPtrArray *rows, const GPtrArray *results);
+/* "PASS name: value in [min, max]" or "FAIL name: ..." (no newline). */
+char *compare_check_line(const CheckOutcome *c);
+/* compare.md: title, seed, table, checks. */
+char *compare_markdown(const Scenario *s, uint64_t seed, const char *table,
+                       const GArray *checks);
+/* compare.json. */
+char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
+                   const GPtrArray *results, const GArray *checks);
+
+#endif

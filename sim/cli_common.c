@@ -1,0 +1,257 @@
+/* cli_common.c - what the sksim commands share: option parsing and its errors, the run options
+ * of `run` and `compare`, the variant list, resolving, running one variant and writing its
+ * outputs, and the SIGINT/SIGTERM stop flag.
+ *
+ * The stop flag is the program's one piece of global mutable state, and it has to be: a signal
+ * handler can reach nothing else. It is a static volatile sig_atomic_t holding the signal number;
+ * run.c sees it through RunOptions.stop and stops at the next event, so the results of the
+ * interrupted run are still written (with "interrupted": true).
+ */
+#include "sim/cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/output.h"
+#include "sim/run.h"
+
+static volatile sig_atomic_t stop_signal; /* the one allowed global: see the top of this file */
+
+static void on_stop_signal(int signo)
+{
+    stop_signal = signo;
+}
+
+void cli_install_signal_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+volatile sig_atomic_t *cli_stop_flag(void)
+{
+    return &stop_signal;
+}
+
+int cli_interrupted_status(void)
+{
+    return stop_signal ? 128 + (int)stop_signal : 0;
+}
+
+/* ---- options ----------------------------------------------------------------------------------- */
+
+GOptionContext *cli_context_new(const char *cmd, const char *params, const char *summary,
+                                const char *description, const GOptionEntry *entries)
+{
+    g_autofree char *prgname = g_strdup_printf("sksim %s", cmd);
+    g_set_prgname(prgname);
+    GOptionContext *ctx = g_option_context_new(params);
+    g_option_context_set_summary(ctx, summary);
+    g_option_context_set_description(ctx, description);
+    if (entries)
+        g_option_context_add_main_entries(ctx, entries, NULL);
+    return ctx;
+}
+
+void cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "sksim %s: %s\nRun 'sksim %s --help' for usage.\n", cmd, msg, cmd);
+}
+
+gboolean cli_parse(GOptionContext *ctx, const char *cmd, int argc, char **argv, GStrv *args)
+{
+    GStrv v = g_new0(char *, (gsize)argc + 1);
+    for (int i = 0; i < argc; i++)
+        v[i] = g_strdup(argv[i]);
+    g_autoptr(GError) err = NULL;
+    if (!g_option_context_parse_strv(ctx, &v, &err)) {
+        cli_usage_error(cmd, "%s", err->message);
+        g_strfreev(v);
+        return FALSE;
+    }
+    *args = v;
+    return TRUE;
+}
+
+void cli_run_args_clear(CliRunArgs *a)
+{
+    g_strfreev(a->variants);
+    g_free(a->seed);
+    g_free(a->duration);
+    g_strfreev(a->sets);
+    g_free(a->out);
+    memset(a, 0, sizeof *a);
+}
+
+static gboolean check_sets(char **sets, const char *cmd)
+{
+    for (guint i = 0; sets && sets[i]; i++) {
+        const char *eq = strchr(sets[i], '=');
+        if (!eq || eq == sets[i]) {
+            cli_usage_error(cmd, "--set '%s': expected KEY=VALUE", sets[i]);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+gboolean cli_run_args_check(const CliRunArgs *a, const char *cmd)
+{
+    g_autoptr(GError) err = NULL;
+    if (a->seed && !g_ascii_string_to_unsigned(a->seed, 10, 0, G_MAXUINT64, NULL, &err)) {
+        cli_usage_error(cmd, "--seed: %s", err->message);
+        return FALSE;
+    }
+    if (a->duration && a->duration[0] == '\0') {
+        cli_usage_error(cmd, "--duration: empty value");
+        return FALSE;
+    }
+    if (a->max_events < 0) {
+        cli_usage_error(cmd, "--max-events: must be >= 0");
+        return FALSE;
+    }
+    if (!(a->max_wall >= 0.0)) { /* also rejects NaN */
+        cli_usage_error(cmd, "--max-wall: must be >= 0");
+        return FALSE;
+    }
+    return check_sets(a->sets, cmd);
+}
+
+GStrv cli_run_args_sets(const CliRunArgs *a)
+{
+    g_autoptr(GStrvBuilder) b = g_strv_builder_new();
+    for (guint i = 0; a->sets && a->sets[i]; i++)
+        g_strv_builder_add(b, a->sets[i]);
+    g_autofree char *seed = a->seed ? g_strconcat("seed=", a->seed, NULL) : NULL;
+    g_autofree char *duration = a->duration ? g_strconcat("duration=", a->duration, NULL) : NULL;
+    if (seed)
+        g_strv_builder_add(b, seed);
+    if (duration)
+        g_strv_builder_add(b, duration);
+    return g_strv_builder_end(b);
+}
+
+char *cli_out_dir(const CliRunArgs *a, const Scenario *s)
+{
+    if (a->out)
+        return g_strdup(a->out);
+    return g_build_filename("out", scenario_name(s), NULL);
+}
+
+/* ---- variants ----------------------------------------------------------------------------------- */
+
+const char *cli_variant_label(const char *variant)
+{
+    return variant ? variant : "base";
+}
+
+static void print_unknown_variant(const Scenario *s, const char *name)
+{
+    GString *known = g_string_new(NULL);
+    for (guint i = 0; i < scenario_n_variants(s); i++)
+        g_string_append_printf(known, "%s%s", i ? ", " : "", scenario_variant_name(s, i));
+    fprintf(stderr, "%s: unknown variant '%s' (variants: %s)\n", scenario_path(s), name,
+            known->len ? known->str : "none; the base scenario is 'base'");
+    g_string_free(known, TRUE);
+}
+
+GPtrArray *cli_variant_list(const Scenario *s, char **requested)
+{
+    GPtrArray *list = g_ptr_array_new();
+    for (guint i = 0; requested && requested[i]; i++) {
+        char *name = requested[i];
+        if (scenario_has_variant(s, name)) {
+            g_ptr_array_add(list, name);
+        } else if (strcmp(name, "base") == 0) {
+            g_ptr_array_add(list, NULL);
+        } else {
+            print_unknown_variant(s, name);
+            g_ptr_array_unref(list);
+            return NULL;
+        }
+    }
+    if (requested && requested[0])
+        return list;
+    for (guint i = 0; i < scenario_n_variants(s); i++)
+        g_ptr_array_add(list, (char *)scenario_variant_name(s, i));
+    if (list->len == 0)
+        g_ptr_array_add(list, NULL);
+    return list;
+}
+
+GPtrArray *cli_resolve_all(const Scenario *s, const GPtrArray *variants, const char *const *sets)
+{
+    GPtrArray *confs = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_conf_free);
+    for (guint i = 0; i < variants->len; i++) {
+        g_autoptr(GError) err = NULL;
+        ScenarioConf *c = scenario_resolve(s, g_ptr_array_index(variants, i), sets, &err);
+        if (!c) {
+            fprintf(stderr, "%s\n", err->message);
+            g_ptr_array_unref(confs);
+            return NULL;
+        }
+        g_ptr_array_add(confs, c);
+    }
+    return confs;
+}
+
+/* ---- running ------------------------------------------------------------------------------------ */
+
+static void print_summary(const RunResult *r, const char *label)
+{
+    printf("%s: simulated %.3f s, %" PRIu64 " events, wall %.3f s, %.2fM events/s%s\n", label,
+           sim_time_to_sec(r->duration_ns), r->events, r->wall_s, r->events_per_s / 1e6,
+           r->interrupted ? " (interrupted)" : "");
+}
+
+static int finish_run(RunResult *r, const CliRunArgs *a, const char *label)
+{
+    if (!a->quiet)
+        print_summary(r, label);
+    if (a->fingerprint)
+        printf("fingerprint events=%016llx counters=%016llx\n", (unsigned long long)r->fp_events,
+               (unsigned long long)r->fp_counters);
+    fflush(stdout);
+    if (r->interrupted && cli_interrupted_status() == 0)
+        fprintf(stderr, "%s: stopped early by --max-events or --max-wall\n", label);
+    return cli_interrupted_status();
+}
+
+int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, RunResult **out)
+{
+    const char *label = cli_variant_label(conf->variant);
+    g_autofree char *vdir = g_build_filename(dir, label, NULL);
+    if (g_mkdir_with_parents(vdir, 0777) != 0) {
+        fprintf(stderr, "%s: cannot create directory: %s\n", vdir, g_strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    RunOptions opt = {
+        .max_events = (uint64_t)a->max_events,
+        .max_wall_s = a->max_wall,
+        .progress = !a->quiet && isatty(STDERR_FILENO),
+        .stop = cli_stop_flag(),
+        .out_dir = vdir,
+    };
+    g_autoptr(GError) err = NULL;
+    g_autoptr(RunResult) r = run_scenario(conf, &opt, &err);
+    if (!r || !output_write_run(r, vdir, &err)) {
+        fprintf(stderr, "%s\n", err->message);
+        return CLI_EXIT_USAGE;
+    }
+    int status = finish_run(r, a, label);
+    if (out)
+        *out = g_steal_pointer(&r);
+    return status;
+}

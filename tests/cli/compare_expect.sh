@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `sksim compare` writes compare.md/compare.json and each variant's outputs, prints the table and
+# one PASS/FAIL line per expect check, and exits 1 when a check fails.
+source "$(dirname "$0")/common.bash"
+
+expect_status 1 "$SKSIM_BIN" compare tests/data/cli_fail.yaml --out "$TMP/fail" --quiet
+expect_grep "^PASS always passes: 2 in \[2, 2\]$" "$TMP/out"
+expect_grep "^FAIL impossible bound: .* not in \[-inf, -1\]$" "$TMP/out"
+expect_grep "^\| +\| +before \| +after \| +change \|$" "$TMP/out"
+expect_grep "^\| goodput \(Mbit/s\) +\|" "$TMP/out"
+for file in compare.md compare.json before/metrics.json after/metrics.json; do
+  [ -s "$TMP/fail/$file" ] || fail "$file missing"
+done
+expect_grep "^- FAIL impossible bound: " "$TMP/fail/compare.md"
+expect_grep "^  \"pass\": false$" "$TMP/fail/compare.json"
+if command -v jq >/dev/null; then
+  jq -e '.checks | length == 2' "$TMP/fail/compare.json" >/dev/null || fail "compare.json checks"
+fi
+
+# all checks pass: exit 0; the report counters are rows of the table
+expect_status 0 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --out "$TMP/ok" --quiet
+expect_grep "^PASS goodput is a number: " "$TMP/out"
+expect_grep "^\| TcpOutSegs +\|" "$TMP/out"
+expect_grep "^\| TcpRetransSegs +\|" "$TMP/out"
+expect_grep "^  \"pass\": true$" "$TMP/ok/compare.json"
+
+# every variant runs with the same seed: --seed, else the base scenario's
+expect_grep "^  \"seed\": 1,$" "$TMP/ok/before/metrics.json"
+expect_grep "^  \"seed\": 1,$" "$TMP/ok/after/metrics.json"
+expect_status 0 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --out "$TMP/s5" --seed 5 --quiet
+expect_grep "^  \"seed\": 5,$" "$TMP/s5/after/metrics.json"
+
+# a check naming an unknown variant is a scenario error, found before anything runs
+sed 's/check: 1 + 1/check: aftr.goodput/' tests/data/cli_fail.yaml >"$TMP/typo.yaml"
+expect_status 2 "$SKSIM_BIN" compare "$TMP/typo.yaml" --out "$TMP/typo"
+expect_grep "^$TMP/typo.yaml:[0-9]+:[0-9]+: expect 'always passes': column 1: unknown variant 'aftr'" "$TMP/err"
+[ ! -e "$TMP/typo" ] || fail "compare ran despite a bad check"
+echo "ok"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Bad command lines exit 2 with a message on stderr and nothing run.
+source "$(dirname "$0")/common.bash"
+
+expect_status 2 "$SKSIM_BIN"
+expect_grep "Usage:" "$TMP/err"
+expect_status 2 "$SKSIM_BIN" frobnicate
+expect_grep "unknown command 'frobnicate'" "$TMP/err"
+expect_status 2 "$SKSIM_BIN" --frobnicate
+expect_grep "unknown option '--frobnicate'" "$TMP/err"
+
+for cmd in run compare validate list keys; do
+  expect_status 2 "$SKSIM_BIN" "$cmd" --no-such-option
+  expect_grep "^sksim $cmd: .*--no-such-option" "$TMP/err"
+  expect_grep "sksim $cmd --help" "$TMP/err"
+done
+
+expect_status 2 "$SKSIM_BIN" run
+expect_grep "expected exactly one scenario FILE" "$TMP/err"
+expect_status 2 "$SKSIM_BIN" run a.yaml b.yaml
+expect_status 2 "$SKSIM_BIN" validate
+expect_status 2 "$SKSIM_BIN" keys extra
+expect_status 2 "$SKSIM_BIN" list a b
+
+f=tests/data/cli_tiny.yaml
+expect_status 2 "$SKSIM_BIN" run "$f" --seed abc
+expect_grep "--seed" "$TMP/err"
+expect_status 2 "$SKSIM_BIN" run "$f" --seed -1
+expect_status 2 "$SKSIM_BIN" run "$f" --set novalue
+expect_grep "expected KEY=VALUE" "$TMP/err"
+expect_status 2 "$SKSIM_BIN" run "$f" --max-events -5
+expect_status 2 "$SKSIM_BIN" run "$f" --max-wall -1
+expect_status 2 "$SKSIM_BIN" run "$f" --variant nosuch --out "$TMP/o"
+expect_grep "unknown variant 'nosuch'" "$TMP/err"
+[ ! -e "$TMP/o" ] || fail "a failed command created its output directory"
+echo "ok"
