@@ -16,7 +16,8 @@
     X(EVK_LINK, "link")                                                                         \
     X(EVK_NIC_RX, "nic_rx")                                                                     \
     X(EVK_APP, "app")                                                                           \
-    X(EVK_WARMUP, "warmup")
+    X(EVK_WARMUP, "warmup")                                                                     \
+    X(EVK_NIC_IRQ, "nic_irq")
 
 enum {
 #define SIM_EVKIND_ENUM(id, name) id,
