@@ -37,6 +37,18 @@ GOptionContext *cli_context_new(const char *cmd, const char *params, const char 
  * On success *args holds the remaining arguments (argv[0] first). */
 gboolean cli_parse(GOptionContext *ctx, const char *cmd, int argc, char **argv, GStrv *args);
 void cli_usage_error(const char *cmd, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* The whole parse of a command without options of its own: context, parse, arity check
+ * (min_args..max_args arguments after the command name; max_args < 0 = no limit). */
+gboolean cli_parse_plain(const char *cmd, const char *params, const char *summary,
+                         const char *description, int argc, char **argv, int min_args,
+                         int max_args, GStrv *args);
+
+/* Load a scenario file; print the error ("FILE:LINE:COL: ...") and return NULL on failure. */
+Scenario *cli_load_scenario(const char *path);
+/* Check every expect expression of s against these variant labels and hosts (NULL-terminated);
+ * print "FILE:LINE:COL: expect 'name': ..." for each bad one. */
+gboolean cli_check_expects(const Scenario *s, const char *const *variants,
+                           const char *const *hosts);
 
 /* SIGINT/SIGTERM set the stop flag (the signal number); a second signal kills as usual. */
 void cli_install_signal_handlers(void);
@@ -105,6 +117,8 @@ typedef struct CheckOutcome {
     char *error; /* evaluation error, or NULL */
 } CheckOutcome;
 
+CompareRow *compare_row_new(const char *name, const char *key, double scale, int decimals);
+void compare_row_free(gpointer row);
 /* Rows for results (RunResult*, one per variant): the report counters (of the report host, or
  * summed over hosts), then goodput and transactions/s. */
 GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results);

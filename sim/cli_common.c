@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/expr.h"
 #include "sim/output.h"
 #include "sim/run.h"
 
@@ -83,6 +84,49 @@ gboolean cli_parse(GOptionContext *ctx, const char *cmd, int argc, char **argv, 
     }
     *args = v;
     return TRUE;
+}
+
+gboolean cli_parse_plain(const char *cmd, const char *params, const char *summary,
+                         const char *description, int argc, char **argv, int min_args,
+                         int max_args, GStrv *args)
+{
+    g_autoptr(GOptionContext) ctx = cli_context_new(cmd, params, summary, description, NULL);
+    g_auto(GStrv) v = NULL;
+    if (!cli_parse(ctx, cmd, argc, argv, &v))
+        return FALSE;
+    int n = (int)g_strv_length(v) - 1;
+    if (n < min_args || (max_args >= 0 && n > max_args)) {
+        cli_usage_error(cmd, "expected %s%s", params[0] ? params : "no argument",
+                        n > 0 && max_args >= 0 && n > max_args ? ", got more" : "");
+        return FALSE;
+    }
+    *args = g_steal_pointer(&v);
+    return TRUE;
+}
+
+Scenario *cli_load_scenario(const char *path)
+{
+    g_autoptr(GError) err = NULL;
+    Scenario *s = scenario_load_file(path, &err);
+    if (!s)
+        fprintf(stderr, "%s\n", err->message);
+    return s;
+}
+
+gboolean cli_check_expects(const Scenario *s, const char *const *variants,
+                           const char *const *hosts)
+{
+    gboolean ok = TRUE;
+    for (guint i = 0; i < scenario_n_expects(s); i++) {
+        const ExpectConf *e = scenario_expect(s, i);
+        g_autoptr(GError) err = NULL;
+        if (expr_check(e->check, variants, hosts, &err))
+            continue;
+        fprintf(stderr, "%s:%d:%d: expect '%s': %s\n", scenario_path(s), e->line, e->col,
+                e->name ? e->name : e->check, err->message);
+        ok = FALSE;
+    }
+    return ok;
 }
 
 void cli_run_args_clear(CliRunArgs *a)

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/expr.h"
+#include "sim/expr.h" /* expr_eval_results */
 #include "sim/output.h"
 
 #define COMPARE_DESCRIPTION                                                                      \
@@ -70,17 +70,7 @@ static gboolean check_expects(const Scenario *s, const GPtrArray *variants, cons
         g_strv_builder_add(b, cli_variant_label(g_ptr_array_index(variants, i)));
     g_auto(GStrv) labels = g_strv_builder_end(b);
     g_auto(GStrv) hosts = host_names(confs);
-    gboolean ok = TRUE;
-    for (guint i = 0; i < scenario_n_expects(s); i++) {
-        const ExpectConf *e = scenario_expect(s, i);
-        g_autoptr(GError) err = NULL;
-        if (expr_check(e->check, (const char *const *)labels, (const char *const *)hosts, &err))
-            continue;
-        fprintf(stderr, "%s:%d:%d: expect '%s': %s\n", scenario_path(s), e->line, e->col,
-                e->name ? e->name : e->check, err->message);
-        ok = FALSE;
-    }
-    return ok;
+    return cli_check_expects(s, (const char *const *)labels, (const char *const *)hosts);
 }
 
 static void check_outcome_clear(gpointer p)
@@ -183,11 +173,6 @@ int cli_compare(int argc, char **argv)
     if (!cli_parse_run_args("compare", "Run every variant of a scenario and compare them.",
                             COMPARE_DESCRIPTION, FALSE, argc, argv, &a, &file))
         return CLI_EXIT_USAGE;
-    g_autoptr(GError) err = NULL;
-    g_autoptr(Scenario) s = scenario_load_file(file, &err);
-    if (!s) {
-        fprintf(stderr, "%s\n", err->message);
-        return CLI_EXIT_USAGE;
-    }
-    return compare_scenario(s, &a);
+    g_autoptr(Scenario) s = cli_load_scenario(file);
+    return s ? compare_scenario(s, &a) : CLI_EXIT_USAGE;
 }

@@ -14,16 +14,10 @@
 
 int cli_keys(int argc, char **argv)
 {
-    g_autoptr(GOptionContext) ctx =
-        cli_context_new("keys", "", "Print the scenario key reference (Markdown).",
-                        KEYS_DESCRIPTION, NULL);
     g_auto(GStrv) args = NULL;
-    if (!cli_parse(ctx, "keys", argc, argv, &args))
+    if (!cli_parse_plain("keys", "", "Print the scenario key reference (Markdown).",
+                         KEYS_DESCRIPTION, argc, argv, 0, 0, &args))
         return CLI_EXIT_USAGE;
-    if (g_strv_length(args) > 1) {
-        cli_usage_error("keys", "unexpected argument '%s'", args[1]);
-        return CLI_EXIT_USAGE;
-    }
     conf_keys_write_markdown(stdout);
     return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 }

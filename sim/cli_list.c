@@ -51,18 +51,11 @@ static void list_one(const char *dir, const char *file)
 
 int cli_list(int argc, char **argv)
 {
-    g_autoptr(GOptionContext) ctx =
-        cli_context_new("list", "[DIR]", "List the scenarios in a directory.", LIST_DESCRIPTION,
-                        NULL);
     g_auto(GStrv) args = NULL;
-    if (!cli_parse(ctx, "list", argc, argv, &args))
+    if (!cli_parse_plain("list", "[DIR]", "List the scenarios in a directory.", LIST_DESCRIPTION,
+                         argc, argv, 0, 1, &args))
         return CLI_EXIT_USAGE;
-    guint n = g_strv_length(args);
-    if (n > 2) {
-        cli_usage_error("list", "expected at most one DIR");
-        return CLI_EXIT_USAGE;
-    }
-    const char *dir = n == 2 ? args[1] : "scenarios";
+    const char *dir = args[1] ? args[1] : "scenarios";
     g_autoptr(GError) err = NULL;
     g_autoptr(GPtrArray) files = yaml_files(dir, &err);
     if (!files) {

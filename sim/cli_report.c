@@ -11,7 +11,7 @@
 
 #include "sim/json.h"
 
-static void compare_row_free(gpointer p)
+void compare_row_free(gpointer p)
 {
     CompareRow *row = p;
     g_free(row->name);
@@ -20,7 +20,7 @@ static void compare_row_free(gpointer p)
     g_free(row);
 }
 
-static CompareRow *row_new(const char *name, const char *key, double scale, int decimals)
+CompareRow *compare_row_new(const char *name, const char *key, double scale, int decimals)
 {
     CompareRow *row = g_new0(CompareRow, 1);
     row->name = g_strdup(name);
@@ -33,7 +33,7 @@ static CompareRow *row_new(const char *name, const char *key, double scale, int 
 
 static CompareRow *counter_row(const char *counter, const char *host, const GPtrArray *results)
 {
-    CompareRow *row = row_new(counter, counter, 1.0, 0);
+    CompareRow *row = compare_row_new(counter, counter, 1.0, 0);
     for (guint i = 0; i < results->len; i++) {
         double v = NAN;
         if (!run_result_counter(g_ptr_array_index(results, i), host, counter, &v))
@@ -46,7 +46,7 @@ static CompareRow *counter_row(const char *counter, const char *host, const GPtr
 static CompareRow *metric_row(const char *name, const char *metric, const char *key,
                               double scale, int decimals, const GPtrArray *results)
 {
-    CompareRow *row = row_new(name, key, scale, decimals);
+    CompareRow *row = compare_row_new(name, key, scale, decimals);
     for (guint i = 0; i < results->len; i++) {
         double v = NAN;
         if (!run_result_metric(g_ptr_array_index(results, i), metric, &v))

@@ -88,12 +88,9 @@ int cli_run(int argc, char **argv)
     if (!cli_parse_run_args("run", "Run a scenario and write its outputs.", RUN_DESCRIPTION, TRUE,
                             argc, argv, &a, &file))
         return CLI_EXIT_USAGE;
-    g_autoptr(GError) err = NULL;
-    g_autoptr(Scenario) s = scenario_load_file(file, &err);
-    if (!s) {
-        fprintf(stderr, "%s\n", err->message);
+    g_autoptr(Scenario) s = cli_load_scenario(file);
+    if (!s)
         return CLI_EXIT_USAGE;
-    }
     g_autoptr(GPtrArray) variants = cli_variant_list(s, a.variants);
     g_auto(GStrv) sets = cli_run_args_sets(&a);
     g_autoptr(GPtrArray) confs =

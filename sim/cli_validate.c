@@ -6,8 +6,6 @@
 
 #include <stdio.h>
 
-#include "sim/expr.h"
-
 #define VALIDATE_DESCRIPTION                                                                     \
     "Prints 'FILE: ok (N variants)' for each valid file, and the error\n"                        \
     "('FILE:LINE:COL: message') for each invalid one.\n"                                         \
@@ -39,27 +37,14 @@ static gboolean check_expects(const Scenario *s, const char *const *hosts)
     if (scenario_n_variants(s) == 0)
         g_strv_builder_add(b, "base");
     g_auto(GStrv) variants = g_strv_builder_end(b);
-    gboolean ok = TRUE;
-    for (guint i = 0; i < scenario_n_expects(s); i++) {
-        const ExpectConf *e = scenario_expect(s, i);
-        g_autoptr(GError) err = NULL;
-        if (expr_check(e->check, (const char *const *)variants, hosts, &err))
-            continue;
-        fprintf(stderr, "%s:%d:%d: expect '%s': %s\n", scenario_path(s), e->line, e->col,
-                e->name ? e->name : e->check, err->message);
-        ok = FALSE;
-    }
-    return ok;
+    return cli_check_expects(s, (const char *const *)variants, hosts);
 }
 
 static gboolean validate_file(const char *path)
 {
-    g_autoptr(GError) err = NULL;
-    g_autoptr(Scenario) s = scenario_load_file(path, &err);
-    if (!s) {
-        fprintf(stderr, "%s\n", err->message);
+    g_autoptr(Scenario) s = cli_load_scenario(path);
+    if (!s)
         return FALSE;
-    }
     g_autoptr(GStrvBuilder) hosts = g_strv_builder_new();
     gboolean ok = resolve_one(s, NULL, hosts);
     for (guint i = 0; i < scenario_n_variants(s); i++)
@@ -73,16 +58,10 @@ static gboolean validate_file(const char *path)
 
 int cli_validate(int argc, char **argv)
 {
-    g_autoptr(GOptionContext) ctx =
-        cli_context_new("validate", "FILE...", "Check scenario files without running them.",
-                        VALIDATE_DESCRIPTION, NULL);
     g_auto(GStrv) args = NULL;
-    if (!cli_parse(ctx, "validate", argc, argv, &args))
+    if (!cli_parse_plain("validate", "FILE...", "Check scenario files without running them.",
+                         VALIDATE_DESCRIPTION, argc, argv, 1, -1, &args))
         return CLI_EXIT_USAGE;
-    if (g_strv_length(args) < 2) {
-        cli_usage_error("validate", "expected at least one scenario FILE");
-        return CLI_EXIT_USAGE;
-    }
     gboolean ok = TRUE;
     for (guint i = 1; args[i]; i++)
         ok = validate_file(args[i]) && ok;

@@ -480,30 +480,16 @@ static void test_expr_check(void)
 
 static CompareRow *make_row(const char *name, double scale, int decimals, double a, double b)
 {
-    CompareRow *row = g_new0(CompareRow, 1);
-    row->name = g_strdup(name);
-    row->key = g_strdup(name);
-    row->scale = scale;
-    row->decimals = decimals;
-    row->values = g_array_new(FALSE, FALSE, sizeof(double));
+    CompareRow *row = compare_row_new(name, name, scale, decimals);
     g_array_append_val(row->values, a);
     g_array_append_val(row->values, b);
     return row;
 }
 
-static void free_row(gpointer p)
-{
-    CompareRow *row = p;
-    g_free(row->name);
-    g_free(row->key);
-    g_array_unref(row->values);
-    g_free(row);
-}
-
 static void test_compare_table(void)
 {
     g_autoptr(GPtrArray) results = two_results();
-    g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(free_row);
+    g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(compare_row_free);
     g_ptr_array_add(rows, make_row("TcpOutSegs", 1.0, 0, 17, 20));
     g_ptr_array_add(rows, make_row("goodput (Mbit/s)", 1e-6, 3, 3200, 4000));
     g_ptr_array_add(rows, make_row("transactions/s", 1.0, 1, NAN, 1.6));
