@@ -456,6 +456,11 @@ static gboolean reader_check_utf8(Reader *r, GError **error)
 
 static ConfNode *reader_parse(Reader *r, GError **error)
 {
+    if (r->len >= 3 && memcmp(r->data, "\xEF\xBB\xBF", 3) == 0) {
+        /* A UTF-8 byte-order mark (Windows editors): not content, and invisible in columns. */
+        r->data += 3;
+        r->len -= 3;
+    }
     if (r->len == 0)
         return NULL;
     if (!reader_check_utf8(r, error))

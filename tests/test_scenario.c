@@ -480,6 +480,14 @@ static void test_tree_positions(void)
     g_assert_true(conf_node_is_null(conf_node_lookup(root, "a.w")));
     g_assert_null(conf_node_lookup(root, "a.y"));
 
+    /* A UTF-8 byte-order mark is skipped and does not count as a column. */
+    static const char bom[] = "\xEF\xBB\xBF" "a: 1\nb: [x\n";
+    g_assert_null(conf_tree_parse(bom, strlen(bom), "bom.yaml", &err));
+    g_assert_cmpstr(err->message, ==,
+                    "bom.yaml:3:1: syntax error: did not find expected ',' or ']' (while parsing a "
+                    "flow sequence at line 2, column 4)");
+    g_clear_error(&err);
+
     g_autoptr(ConfNode) v = conf_tree_parse_value("[0-3, 8]", "--set", 2, 10, &err);
     g_assert_no_error(err);
     g_assert_cmpint(v->kind, ==, CONF_NODE_SEQ);
