@@ -63,6 +63,7 @@ void scenario_conf_free(ScenarioConf *c)
     g_free(c->name);
     g_free(c->title);
     g_free(c->description);
+    g_free(c->published);
     g_free(c->variant);
     g_ptr_array_unref(c->hosts);
     g_ptr_array_unref(c->links);

@@ -64,6 +64,8 @@ static const ConfKey table[] = {
         "One-line title for reports (empty: the name)."),
     TOP("description", CONF_T_STRING, description, "\"\"", NULL, NULL,
         "Free text: what the scenario shows and why."),
+    TOP("published", CONF_T_STRING, published, "\"\"", NULL, NULL,
+        "Short text: the result published with the patch, quoted in `sksim report`."),
     TOP("seed", CONF_T_U64, seed, "1", "0", NULL,
         "Seed of the run's random streams; same seed and scenario give the same run, event for "
         "event."),

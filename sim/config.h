@@ -139,6 +139,7 @@ typedef struct ScenarioConf {
     char *name;
     char *title;
     char *description;
+    char *published;            /* the published result the scenario reproduces (reports) */
     char *variant;              /* NULL for the base scenario */
     uint64_t seed;
     sim_time_t duration_ns;
