@@ -62,6 +62,7 @@ struct Task {
     /* private to cpu.c / sched.c */
     uint64_t vruntime;     /* weighted ns, CFS/EEVDF */
     uint64_t deadline;     /* EEVDF virtual deadline */
+    int64_t vlag;          /* EEVDF lag saved at sleep; while current, the RUN_TO_PARITY stash */
     sim_time_t slice_start;
     sim_time_t exec_start;
     sim_time_t remaining;  /* of the interrupted or pending step */
@@ -84,6 +85,7 @@ void cpu_charge(Cpu *cpu, sim_time_t ns);
 bool cpu_in_softirq(const Cpu *cpu);
 Task *cpu_current(const Cpu *cpu);      /* the task running or interrupted, NULL when idle */
 bool cpu_need_resched(const Cpu *cpu);
+Task *cpu_ksoftirqd(Cpu *cpu);           /* ksoftirqd/N of this CPU (for stats and tests) */
 
 typedef struct CpuStats {
     sim_time_t task_ns;        /* running task steps */
@@ -111,6 +113,10 @@ void task_wake(Task *t, Cpu *waker);
  * step (need_resched set and preempt model none/voluntary). The caller then returns from its
  * step; it keeps its state and continues where it was when it runs again. */
 bool task_cond_resched(Task *t);
+/* might_sleep() point (lock_sock and other sleeping primitives): under CONFIG_PREEMPT_VOLUNTARY
+ * it is a cond_resched() (might_resched), under none and full it does nothing. Same contract as
+ * task_cond_resched. */
+bool task_might_resched(Task *t);
 /* Return to user space at the end of a syscall: yields if need_resched, in every model. */
 bool task_return_to_user(Task *t);
 void task_preempt_disable(Task *t);
@@ -123,7 +129,10 @@ typedef enum { SOFTIRQ_TIMER, SOFTIRQ_NET_RX, SOFTIRQ_NET_TX, SOFTIRQ_NR } Softi
 
 typedef struct SoftirqWork SoftirqWork;
 /* Do ONE unit of work (one packet, one timer handler), charge it with cpu_charge(), and return
- * true if more work remains (the item is then polled again, after any other pending item). */
+ * true if more work remains (the item is then polled again, after any other pending item).
+ * For NET_RX items w->polled is the number of units already done in this napi_poll turn
+ * (0 = the first unit of a poll, where COST_NAPI_POLL belongs); a turn ends after napi_weight
+ * units or when run returns false. cpu_in_softirq() is true inside run, also in ksoftirqd. */
 typedef bool (*SoftirqRunFn)(SoftirqWork *w, Cpu *cpu);
 
 struct SoftirqWork {

@@ -1,0 +1,580 @@
+/* cpu.c - the CPU executor: one context at a time (softirq, the current task, or idle), "act,
+ * then charge", with context switches, interrupts and the scheduler tick.
+ *
+ * Why it is built this way (see the execution model in cpu.h): every modelled cost must land on
+ * the CPU that pays it in the kernel, and a task that is interrupted or descheduled must lose
+ * exactly the time it does not run, because that lost time is what seed 000 is about. So a CPU
+ * has ONE pending SimEvent, the end of whatever it is charging now: a task step, a softirq unit,
+ * a context switch, or a zero-length "kick" that makes an idle CPU or an interrupted task look
+ * at its state again. What runs next is decided in one place, cpu_dispatch():
+ *   1. pending softirq that may run inline (an interrupt or local_bh_enable asked for it, and
+ *      the current task, if any, has bottom halves enabled) runs first;
+ *   2. an interrupted step resumes its remaining time;
+ *   3. the current task switches out if it went to sleep, yielded (cond_resched, return to
+ *      user), or, under full preemption, has need_resched set outside preempt/BH-off sections;
+ *   4. otherwise its next step runs.
+ * A hard interrupt (cpu_raise_softirq from outside the CPU's running context) on a task whose
+ * step charge is elapsing cuts the charge, keeps the rest in Task.remaining, and kicks the CPU.
+ *
+ * Time accounting: the CPU's elapsed time is split exactly into task, softirq, context-switch
+ * and idle buckets (a kick is zero-length, counted as idle). A task's runtime (and its
+ * vruntime) advances only while its own step runs: softirq time that interrupts it is not
+ * charged to it (CONFIG_IRQ_TIME_ACCOUNTING=y, common in distribution kernels, notes C.6).
+ *
+ * Context switch: COST_CTX_SWITCH is CPU time spent before the next task runs, charged when the
+ * task switched in differs from the last task that ran on this CPU (switching back to the same
+ * task after an idle spell keeps its cache and costs nothing here).
+ *
+ * The tick (EVK_SCHED_TICK) fires at every jiffy boundary while the CPU has a current task and
+ * stops when it goes idle (NOHZ idle); it runs the scheduler's tick check (models/sched.c).
+ */
+#include "models/cpu.h"
+
+#include <glib.h>
+#include <stdio.h>
+
+#include "models/sched.h"
+#include "models/softirq.h"
+#include "sim/evkind.h"
+#include "sim/ktimer.h"
+
+typedef enum { CPU_IDLE, CPU_KICK, CPU_TASK, CPU_SOFTIRQ, CPU_SWITCH } CpuMode;
+typedef enum { ACT_NONE, ACT_TASK, ACT_SOFTIRQ } CpuActing;
+enum { BUCKET_IDLE, BUCKET_TASK, BUCKET_SOFTIRQ, BUCKET_SWITCH, BUCKET_N };
+
+struct Cpu {
+    Host *host;
+    Sim *sim;
+    uint32_t index;
+    SimEvent ev;               /* end of the current charge, or a kick */
+    SimEvent tick;
+    CpuMode mode;
+    CpuActing acting;          /* model code of this CPU's context is running right now */
+    sim_time_t pending_ns;     /* what the acting context has charged so far */
+    bool softirq_wanted;       /* an interrupt / bh_enable asked for inline softirq */
+    bool softirq_ending;       /* the softirq run is over; its last charge is elapsing */
+    bool need_resched;
+    Task *curr;
+    Task *last_ran;
+    uint32_t nr_tasks;         /* tasks placed here by task_init (ksoftirqd not counted) */
+    sim_time_t exec_start;     /* start of curr's running piece (mode CPU_TASK) */
+    sim_time_t sched_pending_ns; /* curr's run time not yet given to the scheduler */
+    RunQueue rq;
+    SoftirqEngine softirq;
+    Task ksoftirqd;
+    sim_time_t mark;           /* time of the last bucket update */
+    sim_time_t bucket[BUCKET_N];
+    uint64_t ctx_switches;
+};
+
+static void cpu_fire(Sim *sim, void *ctx);
+static void tick_fire(Sim *sim, void *ctx);
+static void cpu_dispatch(Cpu *cpu);
+
+/* ---- accounting ---------------------------------------------------------------------------- */
+
+static int mode_bucket(CpuMode m)
+{
+    switch (m) {
+    case CPU_TASK:
+        return BUCKET_TASK;
+    case CPU_SOFTIRQ:
+        return BUCKET_SOFTIRQ;
+    case CPU_SWITCH:
+        return BUCKET_SWITCH;
+    default:
+        return BUCKET_IDLE;
+    }
+}
+
+static void set_mode(Cpu *cpu, CpuMode m)
+{
+    sim_time_t now = sim_now(cpu->sim);
+    cpu->bucket[mode_bucket(cpu->mode)] += now - cpu->mark;
+    cpu->mark = now;
+    cpu->mode = m;
+}
+
+/* The running piece of curr's step ends (charge elapsed, interrupt, or a scheduler sync). */
+static void piece_end(Cpu *cpu)
+{
+    sim_time_t now = sim_now(cpu->sim);
+    sim_time_t d = now - cpu->exec_start;
+    cpu->curr->runtime_ns += d;
+    cpu->sched_pending_ns += d;
+    cpu->exec_start = now;
+}
+
+/* update_curr(): give curr's run time to the scheduler; it may ask for a reschedule. */
+static void sched_sync(Cpu *cpu)
+{
+    if (cpu->mode == CPU_TASK && cpu->curr)
+        piece_end(cpu);
+    if (rq_update_curr(&cpu->rq, cpu->sched_pending_ns))
+        cpu->need_resched = true;
+    cpu->sched_pending_ns = 0;
+}
+
+/* ---- CPUs ---------------------------------------------------------------------------------- */
+
+static void ksoftirqd_init(Cpu *cpu)
+{
+    Task *t = &cpu->ksoftirqd;
+    *t = (Task){ .step = ksoftirqd_step, .ctx = &cpu->softirq, .host = cpu->host, .cpu = cpu,
+                 .state = TASK_SLEEPING };
+    snprintf(t->name, sizeof t->name, "ksoftirqd/%u", cpu->index);
+    softirq_engine_init(&cpu->softirq, cpu, t);
+}
+
+Cpu *cpu_new(Host *h, uint32_t index)
+{
+    g_assert(h->conf && h->sim && h->hz > 0 && h->ncpus > 0);
+    Cpu *cpu = g_new0(Cpu, 1);
+    cpu->host = h;
+    cpu->sim = h->sim;
+    cpu->index = index;
+    uint32_t obj = (uint32_t)h->id << 16 | index;
+    sim_event_init(&cpu->ev, cpu_fire, cpu, EVK_CPU, obj);
+    sim_event_init(&cpu->tick, tick_fire, cpu, EVK_SCHED_TICK, obj);
+    rq_init(&cpu->rq, &h->conf->sched, h->ncpus, h->hz);
+    cpu->mark = sim_now(h->sim);
+    ksoftirqd_init(cpu);
+    return cpu;
+}
+
+void cpu_free(Cpu *cpu)
+{
+    if (!cpu)
+        return;
+    sim_cancel(cpu->sim, &cpu->ev);
+    sim_cancel(cpu->sim, &cpu->tick);
+    g_free(cpu);
+}
+
+uint32_t cpu_index(const Cpu *cpu)
+{
+    return cpu->index;
+}
+
+Host *cpu_host(const Cpu *cpu)
+{
+    return cpu->host;
+}
+
+void cpu_charge(Cpu *cpu, sim_time_t ns)
+{
+    if (!cpu)
+        return;
+    g_assert(cpu->acting != ACT_NONE);
+    g_assert(ns >= 0);
+    cpu->pending_ns += ns;
+}
+
+bool cpu_in_softirq(const Cpu *cpu)
+{
+    return cpu->mode == CPU_SOFTIRQ || (cpu->curr == &cpu->ksoftirqd && cpu->softirq.active);
+}
+
+Task *cpu_current(const Cpu *cpu)
+{
+    return cpu->curr;
+}
+
+bool cpu_need_resched(const Cpu *cpu)
+{
+    return cpu->need_resched;
+}
+
+Task *cpu_ksoftirqd(Cpu *cpu)
+{
+    return &cpu->ksoftirqd;
+}
+
+CpuStats cpu_stats(const Cpu *cpu)
+{
+    sim_time_t b[BUCKET_N];
+    for (int i = 0; i < BUCKET_N; i++)
+        b[i] = cpu->bucket[i];
+    b[mode_bucket(cpu->mode)] += sim_now(cpu->sim) - cpu->mark;
+    return (CpuStats){
+        .task_ns = b[BUCKET_TASK],
+        .softirq_ns = b[BUCKET_SOFTIRQ],
+        .ctx_switch_ns = b[BUCKET_SWITCH],
+        .idle_ns = b[BUCKET_IDLE],
+        .ctx_switches = cpu->ctx_switches,
+        .softirq_runs = cpu->softirq.runs_inline,
+        .ksoftirqd_wakeups = cpu->softirq.ksoftirqd_wakeups,
+    };
+}
+
+/* ---- the tick ------------------------------------------------------------------------------ */
+
+static void tick_arm(Cpu *cpu)
+{
+    if (sim_event_pending(&cpu->tick))
+        return;
+    uint64_t next = ktimer_jiffies(cpu->sim, cpu->host->hz) + 1;
+    sim_schedule_at(cpu->sim, &cpu->tick, ktimer_jiffies_to_ns(next, cpu->host->hz));
+}
+
+static void tick_fire(Sim *sim, void *ctx)
+{
+    Cpu *cpu = ctx;
+    if (!cpu->curr)
+        return; /* NOHZ idle: the tick stops */
+    sched_sync(cpu);
+    if (rq_tick(&cpu->rq))
+        cpu->need_resched = true;
+    tick_arm(cpu);
+}
+
+/* ---- running contexts ---------------------------------------------------------------------- */
+
+static void kick(Cpu *cpu)
+{
+    set_mode(cpu, CPU_KICK);
+    sim_schedule_at(cpu->sim, &cpu->ev, sim_now(cpu->sim));
+}
+
+static void run_step(Cpu *cpu)
+{
+    Task *t = cpu->curr;
+    set_mode(cpu, CPU_TASK);
+    cpu->exec_start = sim_now(cpu->sim);
+    cpu->acting = ACT_TASK;
+    cpu->pending_ns = 0;
+    t->yield_after_step = false;
+    t->step(t);
+    cpu->acting = ACT_NONE;
+    t->in_step = true;
+    sim_schedule_in(cpu->sim, &cpu->ev, cpu->pending_ns);
+}
+
+static void resume_step(Cpu *cpu)
+{
+    Task *t = cpu->curr;
+    set_mode(cpu, CPU_TASK);
+    cpu->exec_start = sim_now(cpu->sim);
+    sim_schedule_in(cpu->sim, &cpu->ev, t->remaining);
+    t->remaining = 0;
+}
+
+/* Interrupt the step charge of curr (hard IRQ): keep the rest for later. */
+static void interrupt_step(Cpu *cpu)
+{
+    Task *t = cpu->curr;
+    g_assert(t && t->in_step && sim_event_pending(&cpu->ev));
+    t->remaining = sim_event_time(&cpu->ev) - sim_now(cpu->sim);
+    sim_cancel(cpu->sim, &cpu->ev);
+    piece_end(cpu);
+    kick(cpu);
+}
+
+static void softirq_after_unit(Cpu *cpu, SoftirqStep step);
+
+static void softirq_start(Cpu *cpu)
+{
+    g_assert(!softirq_active(&cpu->softirq));
+    cpu->softirq_wanted = false;
+    set_mode(cpu, CPU_SOFTIRQ);
+    cpu->acting = ACT_SOFTIRQ;
+    cpu->pending_ns = 0;
+    softirq_begin(&cpu->softirq, false);
+    SoftirqStep step = softirq_run_next(&cpu->softirq);
+    cpu->acting = ACT_NONE;
+    softirq_after_unit(cpu, step);
+}
+
+static void softirq_after_unit(Cpu *cpu, SoftirqStep step)
+{
+    cpu->softirq_ending = step == SOFTIRQ_DONE;
+    if (step == SOFTIRQ_MORE || cpu->pending_ns > 0) {
+        sim_schedule_in(cpu->sim, &cpu->ev, cpu->pending_ns);
+        return;
+    }
+    cpu->softirq_ending = false;
+    cpu_dispatch(cpu);
+}
+
+/* A softirq unit's charge has elapsed: next unit, or leave softirq context. */
+static void softirq_continue(Cpu *cpu)
+{
+    if (cpu->softirq_ending) {
+        cpu->softirq_ending = false;
+        cpu_dispatch(cpu);
+        return;
+    }
+    cpu->acting = ACT_SOFTIRQ;
+    cpu->pending_ns = 0;
+    SoftirqStep step = softirq_run_next(&cpu->softirq);
+    cpu->acting = ACT_NONE;
+    softirq_after_unit(cpu, step);
+}
+
+/* ---- scheduling ---------------------------------------------------------------------------- */
+
+static bool full_preempt_due(const Cpu *cpu, const Task *t)
+{
+    return cpu->need_resched && cpu->host->conf->sched.preempt == PREEMPT_FULL &&
+           t->preempt_count == 0 && t->bh_disable_count == 0;
+}
+
+static bool must_switch(Cpu *cpu, Task *t)
+{
+    if (t->state == TASK_SLEEPING || t->yield_after_step)
+        return true;
+    if (!full_preempt_due(cpu, t))
+        return false;
+    t->nr_preempted++;
+    return true;
+}
+
+static void tick_stop(Cpu *cpu)
+{
+    sim_cancel(cpu->sim, &cpu->tick);
+}
+
+/* __schedule(): put prev away (to sleep, or back on the queue), pick and switch to next. */
+static void cpu_schedule(Cpu *cpu)
+{
+    Task *prev = cpu->curr;
+    sched_sync(cpu);
+    if (prev && prev->state == TASK_SLEEPING)
+        rq_dequeue_sleep(&cpu->rq, prev);
+    else if (prev)
+        prev->state = TASK_RUNNABLE;
+    if (prev)
+        prev->yield_after_step = false;
+    cpu->need_resched = false;
+    Task *next = rq_pick_next(&cpu->rq);
+    rq_set_curr(&cpu->rq, next);
+    cpu->curr = next;
+    if (!next) {
+        set_mode(cpu, CPU_IDLE);
+        tick_stop(cpu);
+        return;
+    }
+    next->state = TASK_RUNNING;
+    if (next != prev)
+        next->nr_switches++;
+    tick_arm(cpu);
+    if (next == cpu->last_ran) {
+        run_step(cpu);
+        return;
+    }
+    cpu->last_ran = next;
+    cpu->ctx_switches++;
+    set_mode(cpu, CPU_SWITCH);
+    sim_schedule_in(cpu->sim, &cpu->ev, host_cost(cpu->host, COST_CTX_SWITCH));
+}
+
+static bool softirq_may_run(const Cpu *cpu)
+{
+    return cpu->softirq_wanted && softirq_has_work(&cpu->softirq) &&
+           (!cpu->curr || cpu->curr->bh_disable_count == 0);
+}
+
+static void cpu_dispatch(Cpu *cpu)
+{
+    Task *t = cpu->curr;
+    if (softirq_may_run(cpu)) {
+        softirq_start(cpu);
+        return;
+    }
+    cpu->softirq_wanted = cpu->softirq_wanted && softirq_has_work(&cpu->softirq);
+    if (t && t->in_step) {
+        resume_step(cpu);
+        return;
+    }
+    if (!t || must_switch(cpu, t)) {
+        cpu_schedule(cpu);
+        return;
+    }
+    run_step(cpu);
+}
+
+static void cpu_fire(Sim *sim, void *ctx)
+{
+    Cpu *cpu = ctx;
+    switch (cpu->mode) {
+    case CPU_TASK:
+        piece_end(cpu);
+        cpu->curr->in_step = false;
+        break;
+    case CPU_SOFTIRQ:
+        softirq_continue(cpu);
+        return;
+    default: /* end of a context switch, or a kick */
+        break;
+    }
+    cpu_dispatch(cpu);
+}
+
+/* ---- tasks --------------------------------------------------------------------------------- */
+
+static bool cpu_allowed(const CpuList *allowed, uint32_t i)
+{
+    if (!allowed || allowed->n == 0)
+        return true;
+    for (uint32_t k = 0; k < allowed->n; k++)
+        if (allowed->cpu[k] == i)
+            return true;
+    return false;
+}
+
+void task_init(Task *t, Host *h, const char *name, TaskStepFn step, void *ctx,
+               const CpuList *allowed)
+{
+    Cpu *best = NULL;
+    for (uint32_t i = 0; i < h->ncpus; i++)
+        if (cpu_allowed(allowed, i) && (!best || h->cpus[i]->nr_tasks < best->nr_tasks))
+            best = h->cpus[i];
+    g_assert(best);
+    *t = (Task){ .step = step, .ctx = ctx, .host = h, .cpu = best, .state = TASK_NEW };
+    g_strlcpy(t->name, name, sizeof t->name);
+    best->nr_tasks++;
+}
+
+/* check_preempt_curr(): a task just joined cpu's queue. */
+static void check_preempt(Cpu *cpu, Task *t)
+{
+    if (!cpu->curr) {
+        if (cpu->mode == CPU_IDLE)
+            kick(cpu);
+        return;
+    }
+    if (rq_wakeup_preempt(&cpu->rq, t))
+        cpu->need_resched = true;
+}
+
+void task_start(Task *t)
+{
+    g_assert(t->state == TASK_NEW);
+    Cpu *cpu = t->cpu;
+    sched_sync(cpu);
+    rq_enqueue_new(&cpu->rq, t);
+    t->state = TASK_RUNNABLE;
+    check_preempt(cpu, t);
+}
+
+void task_sleep(Task *t)
+{
+    g_assert(t->cpu->curr == t && t->cpu->acting == ACT_TASK);
+    t->state = TASK_SLEEPING;
+}
+
+void task_wake(Task *t, Cpu *waker)
+{
+    if (t->state != TASK_SLEEPING)
+        return;
+    if (waker)
+        cpu_charge(waker, host_cost(waker->host, COST_WAKEUP));
+    if (t->on_rq) {
+        t->state = TASK_RUNNING; /* woken before its sleep took effect: it keeps running */
+        return;
+    }
+    Cpu *cpu = t->cpu;
+    sched_sync(cpu);
+    rq_enqueue_wakeup(&cpu->rq, t);
+    t->state = TASK_RUNNABLE;
+    check_preempt(cpu, t);
+}
+
+static bool may_resched_now(const Task *t)
+{
+    g_assert(t->cpu->curr == t && t->cpu->acting == ACT_TASK);
+    return t->cpu->need_resched && t->preempt_count == 0 && t->bh_disable_count == 0;
+}
+
+static bool yield_now(Task *t)
+{
+    t->yield_after_step = true;
+    t->nr_yields++;
+    return true;
+}
+
+bool task_cond_resched(Task *t)
+{
+    if (t->host->conf->sched.preempt == PREEMPT_FULL || !may_resched_now(t))
+        return false;
+    return yield_now(t);
+}
+
+bool task_might_resched(Task *t)
+{
+    if (t->host->conf->sched.preempt != PREEMPT_VOLUNTARY || !may_resched_now(t))
+        return false;
+    return yield_now(t);
+}
+
+bool task_return_to_user(Task *t)
+{
+    g_assert(t->cpu->curr == t && t->cpu->acting == ACT_TASK);
+    if (!t->cpu->need_resched)
+        return false;
+    t->yield_after_step = true;
+    t->nr_preempted++;
+    return true;
+}
+
+void task_preempt_disable(Task *t)
+{
+    t->preempt_count++;
+}
+
+void task_preempt_enable(Task *t)
+{
+    g_assert(t->preempt_count > 0);
+    t->preempt_count--;
+}
+
+void task_bh_disable(Task *t)
+{
+    t->bh_disable_count++;
+}
+
+void task_bh_enable(Task *t)
+{
+    g_assert(t->bh_disable_count > 0);
+    Cpu *cpu = t->cpu;
+    if (--t->bh_disable_count > 0 || t == &cpu->ksoftirqd)
+        return;
+    if (softirq_has_work(&cpu->softirq) && !softirq_active(&cpu->softirq))
+        cpu->softirq_wanted = true; /* runs before the task's next step */
+}
+
+/* ---- softirq ------------------------------------------------------------------------------- */
+
+void softirq_work_init(SoftirqWork *w, SoftirqKind kind, SoftirqRunFn run, void *ctx)
+{
+    *w = (SoftirqWork){ .run = run, .ctx = ctx, .kind = kind };
+}
+
+/* A hard interrupt on cpu: take it now if the running context allows. */
+static void cpu_interrupt(Cpu *cpu)
+{
+    switch (cpu->mode) {
+    case CPU_IDLE:
+        kick(cpu);
+        break;
+    case CPU_TASK:
+        if (cpu->acting == ACT_NONE && cpu->curr->bh_disable_count == 0)
+            interrupt_step(cpu);
+        break;
+    default: /* kick pending, context switch, or a finishing softirq: dispatch will see it */
+        break;
+    }
+}
+
+void cpu_raise_softirq(Cpu *cpu, SoftirqWork *w)
+{
+    if (!cpu) {
+        while (w->run(w, NULL))
+            ;
+        return;
+    }
+    if (!softirq_enqueue(&cpu->softirq, w) || softirq_active(&cpu->softirq))
+        return;
+    cpu->softirq_wanted = true;
+    cpu_interrupt(cpu);
+}

@@ -1,0 +1,434 @@
+/* sched.c - the fair-class run queue of one CPU: CFS and EEVDF behind one internal ops table.
+ *
+ * Why a run queue at all: seed 000 is about a socket owner that yields in __release_sock() and
+ * comes back only when the scheduler gives it the CPU again. How long that takes, and how often
+ * need_resched is set while it drains, is decided here, from the kernel's formulas (notes C.3,
+ * C.4) and the host's hosts.H.sched.* tunables scaled by 1 + ilog2(min(ncpus, 8)).
+ *
+ * CFS (kernel/sched/fair.c, 2.6.23-6.5), equal weights:
+ *   period P(n) = latency if n <= sched_nr_latency (8) else n * min_granularity; slice = P/n;
+ *   tick: reschedule when this stint ran longer than the slice, or (after min_granularity) when
+ *   curr's vruntime leads the leftmost waiting task by more than the slice;
+ *   wake-up: preempt when curr.vruntime - woken.vruntime > wakeup_granularity;
+ *   placement: a waking sleeper gets max(own, min_vruntime - latency/2) (GENTLE_FAIR_SLEEPERS),
+ *   a new task max(own, min_vruntime + its slice) (START_DEBIT).
+ *   Not modelled: next/last/skip buddies (NEXT_BUDDY is off by default; LAST_BUDDY only changes
+ *   the pick when the preempted task is within wakeup_granularity of the leftmost one).
+ *
+ * EEVDF (6.6-6.11 behaviour), equal weights:
+ *   V = mean vruntime of the queue (curr included); a task is eligible when its lag V - v >= 0;
+ *   pick the eligible task with the earliest virtual deadline; deadline = vruntime + base_slice,
+ *   renewed (and the CPU rescheduled if others wait) when update_curr finds it reached;
+ *   placement: v = V - lag * (n + 1) / n (PLACE_LAG, lag saved at sleep, clamped to
+ *   max(2 * slice, TICK_NSEC)); a new task's first deadline is half a slice away
+ *   (PLACE_DEADLINE_INITIAL).
+ *   RUN_TO_PARITY is modelled (default on since 6.6): once picked, curr keeps the CPU against
+ *   woken tasks while it is eligible and has not reached the deadline it was picked with. It
+ *   decides how often a wake-up sets need_resched in the middle of a backlog drain, which is the
+ *   mechanism of seed 000. Not modelled: DELAY_DEQUEUE and PREEMPT_SHORT (6.12+), which only
+ *   change behaviour for tasks with different slices or negative lag at sleep.
+ *
+ * vruntimes are u64 compared through signed differences, as in the kernel, so placement below
+ * min_vruntime near time zero wraps harmlessly.
+ */
+#include "models/sched.h"
+
+#include <glib.h>
+
+/* sched_nr_latency: above 8 runnable tasks the CFS period stretches (kernel/sched/fair.c). */
+#define CFS_NR_LATENCY 8u
+/* The CPU-count factor is capped at 8 CPUs (get_update_sysctl_factor, notes C.3). */
+#define SCHED_FACTOR_MAX_CPUS 8u
+
+struct SchedOps {
+    const char *name;
+    void (*place_new)(RunQueue *rq, Task *t);
+    void (*place_wakeup)(RunQueue *rq, Task *t);
+    void (*on_dequeue)(RunQueue *rq, Task *t);
+    bool (*update_curr)(RunQueue *rq);
+    void (*set_curr)(RunQueue *rq, Task *t);
+    Task *(*pick)(RunQueue *rq);
+    bool (*tick)(RunQueue *rq);
+    bool (*wakeup_preempt)(RunQueue *rq, Task *woken);
+};
+
+/* ---- shared helpers ------------------------------------------------------------------------ */
+
+static int64_t vdiff(uint64_t a, uint64_t b)
+{
+    return (int64_t)(a - b);
+}
+
+static uint64_t max_vruntime(uint64_t a, uint64_t b)
+{
+    return vdiff(b, a) > 0 ? b : a;
+}
+
+uint32_t sched_tunable_factor(uint32_t ncpus)
+{
+    uint32_t n = ncpus < SCHED_FACTOR_MAX_CPUS ? ncpus : SCHED_FACTOR_MAX_CPUS;
+    uint32_t log2 = 0;
+    while (n > 1) {
+        n >>= 1;
+        log2++;
+    }
+    return 1 + log2;
+}
+
+static void list_append(RunQueue *rq, Task *t)
+{
+    t->rq_next = NULL;
+    if (rq->tail)
+        rq->tail->rq_next = t;
+    else
+        rq->head = t;
+    rq->tail = t;
+}
+
+static void list_remove(RunQueue *rq, Task *t)
+{
+    Task *prev = NULL;
+    for (Task *p = rq->head; p; prev = p, p = p->rq_next) {
+        if (p != t)
+            continue;
+        if (prev)
+            prev->rq_next = t->rq_next;
+        else
+            rq->head = t->rq_next;
+        if (rq->tail == t)
+            rq->tail = prev;
+        t->rq_next = NULL;
+        return;
+    }
+    g_assert_not_reached();
+}
+
+/* The leftmost waiting task: smallest vruntime among the queued tasks other than curr. */
+static Task *leftmost_other(const RunQueue *rq)
+{
+    Task *best = NULL;
+    for (Task *p = rq->head; p; p = p->rq_next)
+        if (p != rq->curr && (!best || vdiff(p->vruntime, best->vruntime) < 0))
+            best = p;
+    return best;
+}
+
+/* update_min_vruntime(): the floor follows min(curr, leftmost) and never goes back. */
+static void update_min_vruntime(RunQueue *rq)
+{
+    const Task *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
+    const Task *left = leftmost_other(rq);
+    if (!curr && !left)
+        return;
+    uint64_t v = curr ? curr->vruntime : left->vruntime;
+    if (curr && left && vdiff(left->vruntime, v) < 0)
+        v = left->vruntime;
+    rq->min_vruntime = max_vruntime(rq->min_vruntime, v);
+}
+
+/* ---- CFS ----------------------------------------------------------------------------------- */
+
+static sim_time_t cfs_period(const RunQueue *rq, uint32_t n)
+{
+    return n > CFS_NR_LATENCY ? (sim_time_t)n * rq->min_granularity_ns : rq->latency_ns;
+}
+
+static sim_time_t cfs_slice_for(const RunQueue *rq, uint32_t n)
+{
+    return n ? cfs_period(rq, n) / n : cfs_period(rq, 1);
+}
+
+sim_time_t rq_cfs_slice(const RunQueue *rq)
+{
+    return cfs_slice_for(rq, rq->nr_running);
+}
+
+static void cfs_place_new(RunQueue *rq, Task *t)
+{
+    /* START_DEBIT: a new task starts one slice (counted with itself) behind min_vruntime. */
+    t->vruntime = rq->min_vruntime + (uint64_t)cfs_slice_for(rq, rq->nr_running + 1);
+}
+
+static void cfs_place_wakeup(RunQueue *rq, Task *t)
+{
+    /* GENTLE_FAIR_SLEEPERS: credit a sleeper at most half a latency period. */
+    uint64_t floor = rq->min_vruntime - (uint64_t)(rq->latency_ns / 2);
+    t->vruntime = max_vruntime(t->vruntime, floor);
+}
+
+static void cfs_on_dequeue(RunQueue *rq, Task *t)
+{
+}
+
+static bool cfs_update_curr(RunQueue *rq)
+{
+    return false;
+}
+
+static void cfs_set_curr(RunQueue *rq, Task *t)
+{
+}
+
+static Task *cfs_pick(RunQueue *rq)
+{
+    /* The previous task was put back into the tree first, so it loses ties. */
+    Task *best = leftmost_other(rq);
+    Task *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
+    if (curr && (!best || vdiff(curr->vruntime, best->vruntime) < 0))
+        best = curr;
+    return best;
+}
+
+/* check_preempt_tick() */
+static bool cfs_tick(RunQueue *rq)
+{
+    Task *curr = rq->curr;
+    if (rq->nr_running < 2 || !curr || !curr->on_rq)
+        return false;
+    sim_time_t ideal = rq_cfs_slice(rq);
+    sim_time_t delta_exec = curr->runtime_ns - curr->slice_start;
+    if (delta_exec > ideal)
+        return true;
+    if (delta_exec < rq->min_granularity_ns)
+        return false;
+    Task *left = leftmost_other(rq);
+    int64_t delta = left ? vdiff(curr->vruntime, left->vruntime) : -1;
+    return delta > ideal;
+}
+
+/* check_preempt_wakeup() -> wakeup_preempt_entity() == 1 */
+static bool cfs_wakeup_preempt(RunQueue *rq, Task *woken)
+{
+    Task *curr = rq->curr;
+    if (!curr)
+        return true;
+    if (curr == woken || !curr->on_rq)
+        return false; /* curr is about to sleep: the CPU reschedules anyway */
+    return vdiff(curr->vruntime, woken->vruntime) > rq->wakeup_granularity_ns;
+}
+
+static const SchedOps cfs_ops = {
+    .name = "cfs",
+    .place_new = cfs_place_new,
+    .place_wakeup = cfs_place_wakeup,
+    .on_dequeue = cfs_on_dequeue,
+    .update_curr = cfs_update_curr,
+    .set_curr = cfs_set_curr,
+    .pick = cfs_pick,
+    .tick = cfs_tick,
+    .wakeup_preempt = cfs_wakeup_preempt,
+};
+
+/* ---- EEVDF --------------------------------------------------------------------------------- */
+
+/* Sum of (v - min_vruntime) over the queue: avg_vruntime's numerator (all weights equal). */
+static int64_t eevdf_key_sum(const RunQueue *rq)
+{
+    int64_t sum = 0;
+    for (const Task *p = rq->head; p; p = p->rq_next)
+        sum += vdiff(p->vruntime, rq->min_vruntime);
+    return sum;
+}
+
+uint64_t rq_avg_vruntime(const RunQueue *rq)
+{
+    int64_t n = rq->nr_running;
+    if (n == 0)
+        return rq->min_vruntime;
+    int64_t avg = eevdf_key_sum(rq);
+    if (avg < 0)
+        avg -= n - 1; /* floor, not truncation */
+    return rq->min_vruntime + (uint64_t)(avg / n);
+}
+
+/* entity_eligible(): V - v >= 0, compared without dividing. */
+static bool eevdf_eligible(const RunQueue *rq, const Task *t)
+{
+    return eevdf_key_sum(rq) >= vdiff(t->vruntime, rq->min_vruntime) * (int64_t)rq->nr_running;
+}
+
+static void eevdf_place(RunQueue *rq, Task *t, bool initial)
+{
+    uint64_t v = rq_avg_vruntime(rq);
+    int64_t lag = 0;
+    if (rq->nr_running > 0) {
+        int64_t n = rq->nr_running;
+        lag = t->vlag * (n + 1) / n; /* div_s64 truncates toward zero */
+    }
+    t->vruntime = v - (uint64_t)lag;
+    sim_time_t vslice = initial ? rq->base_slice_ns / 2 : rq->base_slice_ns;
+    t->deadline = t->vruntime + (uint64_t)vslice;
+}
+
+static void eevdf_place_new(RunQueue *rq, Task *t)
+{
+    t->vlag = 0;
+    eevdf_place(rq, t, true);
+}
+
+static void eevdf_place_wakeup(RunQueue *rq, Task *t)
+{
+    eevdf_place(rq, t, false);
+}
+
+/* update_entity_lag() at sleep: lag = V - v, clamped to max(2 * slice, TICK_NSEC). */
+static void eevdf_on_dequeue(RunQueue *rq, Task *t)
+{
+    int64_t limit = 2 * rq->base_slice_ns > rq->tick_ns ? 2 * rq->base_slice_ns : rq->tick_ns;
+    int64_t lag = vdiff(rq_avg_vruntime(rq), t->vruntime);
+    t->vlag = lag > limit ? limit : lag < -limit ? -limit : lag;
+}
+
+/* update_deadline(): a reached deadline gets a new request and, with others waiting, a resched. */
+static bool eevdf_update_curr(RunQueue *rq)
+{
+    Task *curr = rq->curr;
+    if (!curr || !curr->on_rq || vdiff(curr->vruntime, curr->deadline) < 0)
+        return false;
+    curr->deadline = curr->vruntime + (uint64_t)rq->base_slice_ns;
+    return rq->nr_running > 1;
+}
+
+static void eevdf_set_curr(RunQueue *rq, Task *t)
+{
+    /* RUN_TO_PARITY: remember the deadline t was picked with (the kernel stashes it in vlag). */
+    t->vlag = (int64_t)t->deadline;
+}
+
+/* pick_eevdf(): the eligible task with the earliest deadline. The waiting tasks are scanned in
+ * queue order (ties to the earlier); curr competes last. On the wake-up path (protect_curr)
+ * RUN_TO_PARITY applies and curr wins equal deadlines, as in the kernel's pick with curr still
+ * set; in __schedule() curr was put back into the tree first and loses ties. */
+static Task *eevdf_pick_from(RunQueue *rq, bool protect_curr)
+{
+    Task *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
+    if (curr && !eevdf_eligible(rq, curr))
+        curr = NULL;
+    if (protect_curr && curr && curr->vlag == (int64_t)curr->deadline)
+        return curr;
+    Task *best = NULL;
+    for (Task *p = rq->head; p; p = p->rq_next) {
+        if (p == rq->curr || !eevdf_eligible(rq, p))
+            continue;
+        if (!best || vdiff(p->deadline, best->deadline) < 0)
+            best = p;
+    }
+    if (curr && (!best || vdiff(curr->deadline, best->deadline) < (protect_curr ? 1 : 0)))
+        best = curr;
+    return best ? best : rq->head; /* some task is always eligible; the fallback is defensive */
+}
+
+static Task *eevdf_pick(RunQueue *rq)
+{
+    return eevdf_pick_from(rq, false);
+}
+
+static bool eevdf_tick(RunQueue *rq)
+{
+    return false; /* the deadline check is in update_curr, which the tick runs first */
+}
+
+static bool eevdf_wakeup_preempt(RunQueue *rq, Task *woken)
+{
+    if (!rq->curr)
+        return true;
+    if (rq->curr == woken || !rq->curr->on_rq)
+        return false;
+    return eevdf_pick_from(rq, true) == woken;
+}
+
+static const SchedOps eevdf_ops = {
+    .name = "eevdf",
+    .place_new = eevdf_place_new,
+    .place_wakeup = eevdf_place_wakeup,
+    .on_dequeue = eevdf_on_dequeue,
+    .update_curr = eevdf_update_curr,
+    .set_curr = eevdf_set_curr,
+    .pick = eevdf_pick,
+    .tick = eevdf_tick,
+    .wakeup_preempt = eevdf_wakeup_preempt,
+};
+
+/* ---- the run queue ------------------------------------------------------------------------- */
+
+void rq_init(RunQueue *rq, const SchedConf *conf, uint32_t ncpus, uint32_t hz)
+{
+    sim_time_t f = sched_tunable_factor(ncpus);
+    *rq = (RunQueue){
+        .ops = conf->policy == SCHED_EEVDF ? &eevdf_ops : &cfs_ops,
+        .latency_ns = conf->latency_ns * f,
+        .min_granularity_ns = conf->min_granularity_ns * f,
+        .wakeup_granularity_ns = conf->wakeup_granularity_ns * f,
+        .base_slice_ns = conf->base_slice_ns * f,
+        .tick_ns = SIM_S / hz,
+    };
+}
+
+bool rq_update_curr(RunQueue *rq, sim_time_t delta_ns)
+{
+    Task *curr = rq->curr;
+    if (!curr || !curr->on_rq)
+        return false;
+    curr->vruntime += (uint64_t)delta_ns;
+    update_min_vruntime(rq);
+    return rq->ops->update_curr(rq);
+}
+
+static void enqueue(RunQueue *rq, Task *t)
+{
+    g_assert(!t->on_rq);
+    t->on_rq = true;
+    list_append(rq, t);
+    rq->nr_running++;
+}
+
+void rq_enqueue_new(RunQueue *rq, Task *t)
+{
+    rq->ops->place_new(rq, t);
+    enqueue(rq, t);
+}
+
+void rq_enqueue_wakeup(RunQueue *rq, Task *t)
+{
+    rq->ops->place_wakeup(rq, t);
+    enqueue(rq, t);
+}
+
+void rq_dequeue_sleep(RunQueue *rq, Task *t)
+{
+    g_assert(t->on_rq);
+    rq->ops->on_dequeue(rq, t);
+    list_remove(rq, t);
+    t->on_rq = false;
+    rq->nr_running--;
+    update_min_vruntime(rq);
+}
+
+Task *rq_pick_next(RunQueue *rq)
+{
+    return rq->nr_running ? rq->ops->pick(rq) : NULL;
+}
+
+void rq_set_curr(RunQueue *rq, Task *t)
+{
+    Task *prev = rq->curr;
+    if (prev && prev->on_rq) {
+        list_remove(rq, prev); /* put_prev_entity: back into the tree, after equal keys */
+        list_append(rq, prev);
+    }
+    rq->curr = t;
+    if (!t)
+        return;
+    t->slice_start = t->runtime_ns; /* prev_sum_exec_runtime: the stint starts now */
+    rq->ops->set_curr(rq, t);
+}
+
+bool rq_tick(RunQueue *rq)
+{
+    return rq->ops->tick(rq);
+}
+
+bool rq_wakeup_preempt(RunQueue *rq, Task *woken)
+{
+    return rq->ops->wakeup_preempt(rq, woken);
+}

@@ -1,0 +1,70 @@
+/* sched.h - one CPU's fair-class run queue: CFS (2.6.23-6.5) or EEVDF (6.6+), equal weights.
+ *
+ * The executor (models/cpu.c) owns the CPU and its clock; this module only decides: where a task
+ * is placed when it starts or wakes, which runnable task runs next, and when the current one
+ * should be told to reschedule (need_resched) at a tick, at a wake-up or as time is accounted.
+ * Every runnable task, the current one included, is on the queue (Task.on_rq); the queue keeps
+ * them in enqueue order, which breaks ties the way the kernel's rbtree does (an entity inserted
+ * with a key equal to others goes after them).
+ *
+ * All tasks are SCHED_OTHER nice 0 (weight 1024), so weighted virtual time equals real time:
+ * vruntime advances by the task's own CPU time (IRQ_TIME_ACCOUNTING=y: softirq time that
+ * interrupts a task is not charged to it, notes C.6).
+ */
+#ifndef SKSIM_SCHED_H
+#define SKSIM_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/cpu.h"
+#include "sim/config.h"
+
+typedef struct SchedOps SchedOps;
+
+typedef struct RunQueue {
+    /* read-only outside sched.c */
+    const SchedOps *ops;
+    Task *head, *tail;       /* runnable tasks in queue order, linked by Task.rq_next */
+    Task *curr;              /* the task the CPU runs (on the queue while runnable) */
+    uint32_t nr_running;
+    uint64_t min_vruntime;   /* monotonic floor of the queue's vruntimes */
+    /* tunables after the CPU factor 1 + ilog2(min(ncpus, 8)) (notes C.3/C.4) */
+    sim_time_t latency_ns;         /* CFS sysctl_sched_latency */
+    sim_time_t min_granularity_ns; /* CFS sysctl_sched_min_granularity */
+    sim_time_t wakeup_granularity_ns; /* CFS sysctl_sched_wakeup_granularity */
+    sim_time_t base_slice_ns;      /* EEVDF sysctl_sched_base_slice */
+    sim_time_t tick_ns;            /* TICK_NSEC = 1e9 / HZ */
+} RunQueue;
+
+/* The kernel's get_update_sysctl_factor() for SCHED_TUNABLESCALING_LOG: 1 + ilog2(min(n, 8)). */
+uint32_t sched_tunable_factor(uint32_t ncpus);
+
+void rq_init(RunQueue *rq, const SchedConf *conf, uint32_t ncpus, uint32_t hz);
+
+/* Account delta_ns of CPU time to rq->curr (update_curr). Returns true when the policy wants the
+ * CPU rescheduled (EEVDF: the current request's deadline was reached with others waiting). */
+bool rq_update_curr(RunQueue *rq, sim_time_t delta_ns);
+/* A task joins the queue: first start (initial placement) or wake-up after sleeping. */
+void rq_enqueue_new(RunQueue *rq, Task *t);
+void rq_enqueue_wakeup(RunQueue *rq, Task *t);
+/* The task leaves the queue to sleep (the executor has called rq_update_curr first). */
+void rq_dequeue_sleep(RunQueue *rq, Task *t);
+/* __schedule(): the task to run next (rq->curr, if still runnable, competes too). NULL if the
+ * queue is empty. It does not change rq->curr. */
+Task *rq_pick_next(RunQueue *rq);
+/* Make t the current task (set_next_entity) or NULL (idle). A still-runnable previous task goes
+ * to the back of the queue order (put_prev_entity). */
+void rq_set_curr(RunQueue *rq, Task *t);
+/* The scheduler tick for rq->curr (after rq_update_curr): true if it must reschedule. */
+bool rq_tick(RunQueue *rq);
+/* Wake-up preemption test for a task just enqueued (after rq_update_curr): true if it should
+ * preempt rq->curr. */
+bool rq_wakeup_preempt(RunQueue *rq, Task *woken);
+
+/* For tests and traces: CFS sched_slice() of the current queue (period / nr_running). */
+sim_time_t rq_cfs_slice(const RunQueue *rq);
+/* For tests: EEVDF avg_vruntime V (floor of the mean vruntime of the queue). */
+uint64_t rq_avg_vruntime(const RunQueue *rq);
+
+#endif

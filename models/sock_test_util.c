@@ -1,0 +1,94 @@
+/* sock_test_util.c - a bare Host for unit tests of the host-side models (see the header).
+ *
+ * The defaults mirror the scenario key table (sim/conf_keys.c) so that a test that changes
+ * nothing runs the kernel-default machine; tests set every value their arithmetic depends on.
+ */
+#include "models/sock_test_util.h"
+
+#include <glib.h>
+
+#include "models/skb.h"
+
+static void sched_defaults(SchedConf *s)
+{
+    *s = (SchedConf){
+        .policy = SCHED_EEVDF,
+        .latency_ns = 6 * SIM_MS,                    /* sysctl_sched_latency, notes C.3 */
+        .min_granularity_ns = 750 * SIM_US,          /* sysctl_sched_min_granularity */
+        .wakeup_granularity_ns = 1 * SIM_MS,         /* sysctl_sched_wakeup_granularity */
+        .base_slice_ns = 750 * SIM_US,               /* sysctl_sched_base_slice, notes C.4 */
+        .preempt = PREEMPT_VOLUNTARY,
+    };
+}
+
+static void tcp_defaults(TcpConf *t)
+{
+    *t = (TcpConf){
+        .rto_min_ns = 200 * SIM_MS,   /* TCP_RTO_MIN */
+        .rcvbuf = 131072,             /* tcp_rmem[1] (4.20+) */
+        .sndbuf = 16384,              /* tcp_wmem[1] */
+        .rcvbuf_max = 6 * 1024 * 1024,
+        .rcvbuf_autotune = true,
+        .sack = true,
+        .timestamps = true,
+        .tlp = true,
+        .limit_output_bytes = 1048576,
+        .netdev_budget = 300,         /* notes C.7 */
+        .netdev_budget_ns = 2 * SIM_MS,
+        .napi_weight = 64,
+        .max_backlog = 1000,
+    };
+}
+
+static void stack_defaults(StackConf *s)
+{
+    *s = (StackConf){
+        .release_sock_resched_every = 16, /* seed 000, 6.18 */
+        .sendmsg_flush_backlog_every = 16, /* seed 001, 5.4 */
+        .backlog_limit = BACKLOG_LIMIT_2024,
+        .backlog_coalesce = true,
+        .backlog_ack_defer = true,
+    };
+}
+
+TestHost *test_host_new(uint32_t ncpus, uint32_t hz)
+{
+    g_assert(ncpus >= 1 && ncpus <= TEST_HOST_MAX_CPUS);
+    TestHost *th = g_new0(TestHost, 1);
+    th->conf.name = "test";
+    th->conf.cpus = ncpus;
+    th->conf.hz = hz;
+    sched_defaults(&th->conf.sched);
+    tcp_defaults(&th->conf.tcp);
+    cost_table_defaults(&th->conf.costs);
+    stack_defaults(&th->stack);
+    return th;
+}
+
+void test_host_build(TestHost *th)
+{
+    Host *h = &th->host;
+    th->sim = sim_new(1);
+    h->id = 0;
+    h->name = th->conf.name;
+    h->sim = th->sim;
+    h->conf = &th->conf;
+    h->stack = &th->stack;
+    h->hz = th->conf.hz;
+    h->ncpus = th->conf.cpus;
+    h->cpus = th->cpus;
+    h->pool = skb_pool_new();
+    for (uint32_t i = 0; i < h->ncpus; i++)
+        th->cpus[i] = cpu_new(h, i);
+}
+
+void test_host_free(TestHost *th)
+{
+    for (uint32_t i = 0; i < th->host.ncpus; i++)
+        cpu_free(th->cpus[i]);
+    if (th->host.pool)
+        skb_pool_free(th->host.pool);
+    if (th->sim)
+        sim_free(th->sim);
+    g_free(th);
+}

@@ -1,0 +1,261 @@
+/* test_cpu.c - the CPU executor: act-then-charge steps, interrupts that steal a step's time,
+ * BH-disabled sections, wake-ups racing a sleep, context-switch cost, NOHZ tick, and exact
+ * accounting (task + softirq + ctx_switch + idle == elapsed). */
+#include <glib.h>
+
+#include "models/cpu.h"
+#include "models/sock_test_util.h"
+
+/* ---- a task that charges fixed steps, then sleeps ---- */
+
+typedef struct {
+    Task t;
+    int steps;          /* steps to charge before sleeping */
+    sim_time_t step_ns;
+    int done;
+    sim_time_t step_at[16];
+    int bh_off_step;    /* step (1-based) that disables BH; the next one re-enables it */
+} StepTask;
+
+static void step_task(Task *t)
+{
+    StepTask *s = t->ctx;
+    if (s->done < 16)
+        s->step_at[s->done] = sim_now(t->host->sim);
+    if (s->done == s->steps) {
+        task_sleep(t);
+        return;
+    }
+    s->done++;
+    if (s->bh_off_step && s->done == s->bh_off_step)
+        task_bh_disable(t);
+    if (s->bh_off_step && s->done == s->bh_off_step + 1)
+        task_bh_enable(t);
+    cpu_charge(t->cpu, s->step_ns);
+}
+
+/* ---- a softirq item with n units of a fixed cost ---- */
+
+typedef struct {
+    SoftirqWork w;
+    int units;
+    sim_time_t unit_ns;
+    int done;
+    sim_time_t at[8];
+} Units;
+
+static bool units_run(SoftirqWork *w, Cpu *cpu)
+{
+    Units *u = w->ctx;
+    g_assert_true(cpu_in_softirq(cpu));
+    if (u->done < 8)
+        u->at[u->done] = sim_now(cpu_host(cpu)->sim);
+    u->done++;
+    cpu_charge(cpu, u->unit_ns);
+    return u->done < u->units;
+}
+
+static bool units_run_null(SoftirqWork *w, Cpu *cpu)
+{
+    Units *u = w->ctx;
+    g_assert_null(cpu);
+    u->done++;
+    cpu_charge(cpu, u->unit_ns); /* a no-op without a CPU */
+    return u->done < u->units;
+}
+
+typedef struct {
+    SimEvent ev;
+    Cpu *cpu;
+    SoftirqWork *w;
+} Raise;
+
+static void raise_fire(Sim *sim, void *ctx)
+{
+    Raise *r = ctx;
+    cpu_raise_softirq(r->cpu, r->w);
+}
+
+static void schedule_raise(TestHost *th, Raise *r, SoftirqWork *w, sim_time_t at)
+{
+    *r = (Raise){ .cpu = th->cpus[0], .w = w };
+    sim_event_init(&r->ev, raise_fire, r, 0, 0);
+    sim_schedule_at(th->sim, &r->ev, at);
+}
+
+static void assert_accounting(const CpuStats *s, sim_time_t elapsed)
+{
+    g_assert_cmpint(s->task_ns + s->softirq_ns + s->ctx_switch_ns + s->idle_ns, ==, elapsed);
+}
+
+/* One task, 5 steps of 10 us, an interrupt at 25 us with 2 softirq units of 1 us.
+ *   0      kick, switch to A: ctx_switch 2 us          -> A's first step at 2 us
+ *   2..12, 12..22 steps 1, 2; step 3 starts at 22 us
+ *   25     interrupt: step 3 has 7 us left; softirq entry 0.3 us + unit 1 (acts at 25) ends
+ *          26.3; unit 2 acts at 26.3, ends 27.3; step 3 resumes and ends at 34.3
+ *   34.3..44.3, 44.3..54.3 steps 4, 5; step 6 sleeps at 54.3 -> idle
+ * Buckets at 100 us: ctx 2, softirq 2.3, task 50, idle 100 - 54.3 = 45.7 us. */
+static void test_interrupt_steals_step_time(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    StepTask a = { .steps = 5, .step_ns = 10 * SIM_US };
+    task_init(&a.t, &th->host, "a", step_task, &a, NULL);
+    task_start(&a.t);
+    Units u = { .units = 2, .unit_ns = 1 * SIM_US };
+    softirq_work_init(&u.w, SOFTIRQ_NET_RX, units_run, &u);
+    Raise r;
+    schedule_raise(th, &r, &u.w, 25 * SIM_US);
+    sim_run_until(th->sim, 100 * SIM_US);
+
+    g_assert_cmpint(a.done, ==, 5);
+    g_assert_cmpint(a.step_at[0], ==, 2000);
+    g_assert_cmpint(a.step_at[2], ==, 22000);
+    g_assert_cmpint(a.step_at[3], ==, 34300);
+    g_assert_cmpint(a.step_at[5], ==, 54300);
+    g_assert_cmpint(u.at[0], ==, 25000);
+    g_assert_cmpint(u.at[1], ==, 26300);
+    g_assert_cmpint(a.t.runtime_ns, ==, 50 * SIM_US);
+    g_assert_cmpint(a.t.state, ==, TASK_SLEEPING);
+    CpuStats s = cpu_stats(th->cpus[0]);
+    g_assert_cmpint(s.ctx_switch_ns, ==, 2000);
+    g_assert_cmpint(s.softirq_ns, ==, 2300);
+    g_assert_cmpint(s.task_ns, ==, 50000);
+    g_assert_cmpint(s.idle_ns, ==, 45700);
+    g_assert_cmpuint(s.ctx_switches, ==, 1);
+    g_assert_cmpuint(s.softirq_runs, ==, 1);
+    assert_accounting(&s, 100 * SIM_US);
+    g_assert_null(cpu_current(th->cpus[0]));
+    test_host_free(th);
+}
+
+/* The same, but step 3 (22..32 us) disables BH and step 4 (32..42 us) re-enables it: the
+ * interrupt at 25 us only queues the work; bh_enable makes it run before the next step, i.e.
+ * when step 4's charge has elapsed: units act at 42 and 43.3 us, softirq ends at 44.3 us,
+ * step 5 runs 44.3..54.3 and step 6 sleeps at 54.3 us. */
+static void test_bh_disabled_defers_softirq(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    StepTask a = { .steps = 5, .step_ns = 10 * SIM_US, .bh_off_step = 3 };
+    task_init(&a.t, &th->host, "a", step_task, &a, NULL);
+    task_start(&a.t);
+    Units u = { .units = 2, .unit_ns = 1 * SIM_US };
+    softirq_work_init(&u.w, SOFTIRQ_NET_RX, units_run, &u);
+    Raise r;
+    schedule_raise(th, &r, &u.w, 25 * SIM_US);
+    sim_run_until(th->sim, 100 * SIM_US);
+
+    g_assert_cmpint(u.at[0], ==, 42000);
+    g_assert_cmpint(u.at[1], ==, 43300);
+    g_assert_cmpint(a.step_at[3], ==, 32000);
+    g_assert_cmpint(a.step_at[4], ==, 44300);
+    g_assert_cmpint(a.step_at[5], ==, 54300);
+    CpuStats s = cpu_stats(th->cpus[0]);
+    g_assert_cmpint(s.softirq_ns, ==, 2300);
+    assert_accounting(&s, 100 * SIM_US);
+    test_host_free(th);
+}
+
+/* ---- wake-up racing a sleep ---- */
+
+typedef struct {
+    Task t;
+    int calls;
+    sim_time_t at[4];
+} Sleeper;
+
+static void sleeper_step(Task *t)
+{
+    Sleeper *s = t->ctx;
+    if (s->calls < 4)
+        s->at[s->calls] = sim_now(t->host->sim);
+    s->calls++;
+    task_sleep(t);
+    if (s->calls == 1)
+        cpu_charge(t->cpu, 10 * SIM_US); /* sleeps only once this 10 us has elapsed */
+}
+
+typedef struct {
+    SimEvent ev;
+    Task *t;
+} Waker;
+
+static void waker_fire(Sim *sim, void *ctx)
+{
+    Waker *w = ctx;
+    task_wake(w->t, NULL);
+}
+
+/* The task calls task_sleep at 2 us (after the 2 us switch) and charges 10 us; a wake-up at
+ * 5 us arrives before the sleep takes effect (12 us): it is not lost, the step runs again at
+ * 12 us (and then sleeps for real, with no charge). A wake at 20 us finds it asleep: it runs at
+ * 20 us with no new switch cost (it was the last task on this CPU). */
+static void test_wake_before_sleep_is_not_lost(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    Sleeper s = { 0 };
+    task_init(&s.t, &th->host, "s", sleeper_step, &s, NULL);
+    task_start(&s.t);
+    Waker w1 = { .t = &s.t }, w2 = { .t = &s.t };
+    sim_event_init(&w1.ev, waker_fire, &w1, 0, 0);
+    sim_event_init(&w2.ev, waker_fire, &w2, 0, 0);
+    sim_schedule_at(th->sim, &w1.ev, 5 * SIM_US);
+    sim_schedule_at(th->sim, &w2.ev, 20 * SIM_US);
+    sim_run_until(th->sim, 50 * SIM_US);
+
+    g_assert_cmpint(s.calls, ==, 3);
+    g_assert_cmpint(s.at[0], ==, 2000);
+    g_assert_cmpint(s.at[1], ==, 12000);
+    g_assert_cmpint(s.at[2], ==, 20000);
+    CpuStats st = cpu_stats(th->cpus[0]);
+    g_assert_cmpuint(st.ctx_switches, ==, 1);
+    g_assert_cmpint(st.task_ns, ==, 10000);
+    assert_accounting(&st, 50 * SIM_US);
+    test_host_free(th);
+}
+
+/* ---- NOHZ: no ticks while idle ---- */
+
+/* One task runs 35 steps of 100 us (3.5 ms) and sleeps; the run goes on to 1 s. Events:
+ * kick at 0 (1), end of the 2 us switch (1), 35 step completions + 1 completion of the
+ * sleeping step (36) at 3.502 ms, ticks at 1, 2, 3 ms (3); going idle cancels the 4 ms tick:
+ * 41. A tick every jiffy would add ~996 more. */
+static void test_tick_stops_when_idle(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    StepTask a = { .steps = 35, .step_ns = 100 * SIM_US };
+    task_init(&a.t, &th->host, "a", step_task, &a, NULL);
+    task_start(&a.t);
+    sim_run_until(th->sim, SIM_S);
+    g_assert_cmpint(a.done, ==, 35);
+    g_assert_cmpuint(sim_events_executed(th->sim), ==, 41);
+    CpuStats s = cpu_stats(th->cpus[0]);
+    g_assert_cmpint(s.task_ns, ==, 3500 * SIM_US);
+    assert_accounting(&s, SIM_S);
+    test_host_free(th);
+}
+
+/* ---- NULL CPU ---- */
+
+/* Without a CPU (unit tests of other models) a raise runs the item to completion at once. */
+static void test_null_cpu_runs_at_once(void)
+{
+    Units u = { .units = 5, .unit_ns = SIM_US };
+    softirq_work_init(&u.w, SOFTIRQ_TIMER, units_run_null, &u);
+    cpu_raise_softirq(NULL, &u.w);
+    g_assert_cmpint(u.done, ==, 5);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/cpu/interrupt-steals-step-time", test_interrupt_steals_step_time);
+    g_test_add_func("/cpu/bh-disabled-defers-softirq", test_bh_disabled_defers_softirq);
+    g_test_add_func("/cpu/wake-before-sleep-not-lost", test_wake_before_sleep_is_not_lost);
+    g_test_add_func("/cpu/tick-stops-when-idle", test_tick_stops_when_idle);
+    g_test_add_func("/cpu/null-cpu", test_null_cpu_runs_at_once);
+    return g_test_run();
+}

@@ -1,0 +1,287 @@
+/* test_sched.c - the fair-class run queue through the executor: CFS slices and tick
+ * preemption, CFS wake-up preemption at the wakeup_granularity boundary, EEVDF base-slice turns
+ * and eligibility, RUN_TO_PARITY, and the CPU-count factor. Context-switch cost is set to 0 where
+ * the arithmetic wants turns aligned with ticks. */
+#include <glib.h>
+
+#include "models/cpu.h"
+#include "models/sched.h"
+#include "models/sock_test_util.h"
+
+#define MAX_TURNS 64
+
+/* A log of turns: who ran from when (a turn starts when a different task's step runs). */
+typedef struct {
+    int n;
+    char who[MAX_TURNS];
+    sim_time_t start[MAX_TURNS];
+} Turns;
+
+/* A CPU-bound user task: each step is 100 us of user code, preceded by the return-to-user
+ * preemption point (user mode is preemptible in every model). */
+typedef struct {
+    Task t;
+    char name;
+    Turns *turns;
+} Hog;
+
+static void log_turn(Turns *turns, char who, sim_time_t now)
+{
+    if (turns->n > 0 && turns->who[turns->n - 1] == who)
+        return;
+    if (turns->n < MAX_TURNS) {
+        turns->who[turns->n] = who;
+        turns->start[turns->n] = now;
+    }
+    turns->n++;
+}
+
+static void hog_step(Task *t)
+{
+    Hog *h = t->ctx;
+    if (task_return_to_user(t))
+        return;
+    log_turn(h->turns, h->name, sim_now(t->host->sim));
+    cpu_charge(t->cpu, 100 * SIM_US);
+}
+
+static void hog_init(Hog *h, TestHost *th, char name, Turns *turns)
+{
+    *h = (Hog){ .name = name, .turns = turns };
+    char n[2] = { name, 0 };
+    task_init(&h->t, &th->host, n, hog_step, h, NULL);
+}
+
+static TestHost *quiet_host(SchedPolicy policy)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = policy;
+    th->conf.costs.ns[COST_CTX_SWITCH] = 0;
+    th->conf.costs.ns[COST_WAKEUP] = 0;
+    test_host_build(th);
+    return th;
+}
+
+static void test_factor(void)
+{
+    /* 1 + ilog2(min(n, 8)) */
+    g_assert_cmpuint(sched_tunable_factor(1), ==, 1);
+    g_assert_cmpuint(sched_tunable_factor(2), ==, 2);
+    g_assert_cmpuint(sched_tunable_factor(3), ==, 2);
+    g_assert_cmpuint(sched_tunable_factor(4), ==, 3);
+    g_assert_cmpuint(sched_tunable_factor(8), ==, 4);
+    g_assert_cmpuint(sched_tunable_factor(64), ==, 4);
+    SchedConf c = { .policy = SCHED_CFS, .latency_ns = 6 * SIM_MS, .base_slice_ns = 700 * SIM_US };
+    RunQueue rq;
+    rq_init(&rq, &c, 16, 1000);
+    g_assert_cmpint(rq.latency_ns, ==, 24 * SIM_MS);
+    g_assert_cmpint(rq.base_slice_ns, ==, 2800 * SIM_US);
+}
+
+/* CFS, 1 CPU (factor 1): latency 6 ms, slice = 6 / 2 = 3 ms.
+ * START_DEBIT: A (started first, alone) gets 0 + slice(1) = 6 ms, B 0 + slice(2) = 3 ms: B
+ * runs first. Tick preemption is "ran more than the slice" (strictly): at the 3 ms tick B has
+ * run exactly 3 ms (and leads A by 6 - 6 = 0), so it goes at the 4 ms tick. A (6 ms) then runs
+ * 4..8: at 7 ms it ran 3 ms and leads B (7 ms) by 2 ms < 3; at 8 ms 4 ms > 3. Steady state:
+ * alternating 4 ms turns (slice rounded up past the next tick at HZ=1000). */
+static void test_cfs_two_hogs_alternate(void)
+{
+    TestHost *th = quiet_host(SCHED_CFS);
+    Turns turns = { 0 };
+    Hog a, b;
+    hog_init(&a, th, 'A', &turns);
+    hog_init(&b, th, 'B', &turns);
+    task_start(&a.t);
+    task_start(&b.t);
+    sim_run_until(th->sim, 40 * SIM_MS);
+    g_assert_cmpint(turns.n, ==, 11); /* the 11th turn (B) starts at 40 ms */
+    for (int i = 0; i < 11; i++) {
+        g_assert_cmpint(turns.who[i], ==, i % 2 ? 'A' : 'B');
+        g_assert_cmpint(turns.start[i], ==, i * 4 * SIM_MS);
+    }
+    g_assert_cmpint(a.t.runtime_ns, ==, 20 * SIM_MS);
+    g_assert_cmpint(b.t.runtime_ns, ==, 20 * SIM_MS);
+    g_assert_cmpint(a.t.nr_preempted, ==, 5);
+    test_host_free(th);
+}
+
+/* ---- wake-up preemption ---- */
+
+typedef struct {
+    Task t;
+    int runs;
+    sim_time_t charge_ns;
+} Nap;
+
+static void nap_step(Task *t)
+{
+    Nap *n = t->ctx;
+    n->runs++;
+    cpu_charge(t->cpu, n->charge_ns);
+    task_sleep(t);
+}
+
+typedef struct {
+    SimEvent ev;
+    Task *t;
+    Cpu *cpu;
+    bool resched_after;
+    uint64_t curr_v, woken_v;
+} WakeProbe;
+
+static void wake_probe_fire(Sim *sim, void *ctx)
+{
+    WakeProbe *w = ctx;
+    task_wake(w->t, NULL);
+    w->resched_after = cpu_need_resched(w->cpu);
+    w->curr_v = cpu_current(w->cpu)->vruntime;
+    w->woken_v = w->t->vruntime;
+}
+
+/* CFS, factor 1, no switch cost. S started first (6 ms), then P (3 ms): P runs at 0 for 100 us
+ * and sleeps with vruntime 3.1 ms; S runs from 100 us. At 2.15 ms S has run 2.05 ms (vruntime
+ * 8.05 ms = min_vruntime); P is placed at max(3.1, 8.05 - 6/2) = 5.05 ms: curr - woken = 3 ms.
+ * Preemption iff 3 ms > wakeup_granularity: granularity 3 ms -> no, 2.999 ms -> yes. */
+static void run_wakeup(sim_time_t gran, bool expect_preempt)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = SCHED_CFS;
+    th->conf.sched.wakeup_granularity_ns = gran;
+    th->conf.costs.ns[COST_CTX_SWITCH] = 0;
+    test_host_build(th);
+    Turns turns = { 0 };
+    Hog s;
+    Nap p = { .charge_ns = 100 * SIM_US };
+    hog_init(&s, th, 'S', &turns);
+    task_init(&p.t, &th->host, "p", nap_step, &p, NULL);
+    task_start(&s.t);
+    task_start(&p.t);
+    WakeProbe w = { .t = &p.t, .cpu = th->cpus[0] };
+    sim_event_init(&w.ev, wake_probe_fire, &w, 0, 0);
+    sim_schedule_at(th->sim, &w.ev, 2150 * SIM_US);
+    sim_run_until(th->sim, 2300 * SIM_US);
+    g_assert_cmpuint(w.curr_v, ==, 8050 * SIM_US);
+    g_assert_cmpuint(w.woken_v, ==, 5050 * SIM_US);
+    g_assert_cmpint(w.resched_after, ==, expect_preempt);
+    /* Preempted: S yields at its next step (2.2 ms) and P runs its second time. */
+    g_assert_cmpint(p.runs, ==, expect_preempt ? 2 : 1);
+    test_host_free(th);
+}
+
+static void test_cfs_wakeup_no_preempt_at_granularity(void)
+{
+    run_wakeup(3 * SIM_MS, false);
+}
+
+static void test_cfs_wakeup_preempt_above_granularity(void)
+{
+    run_wakeup(3 * SIM_MS - 1, true);
+}
+
+/* EEVDF, factor 1, base_slice 3 ms, three hogs started at 0: each placed at V = 0 with a first
+ * deadline half a slice away (1.5 ms, PLACE_DEADLINE_INITIAL). A runs; at the 2 ms tick its
+ * vruntime 2 ms passed 1.5: new deadline 5 ms and resched. B and C (eligible, deadline 1.5) get
+ * 2 ms each likewise. At 6 ms all have vruntime 2 ms, deadline 5 ms: A (first in queue order)
+ * runs until vruntime 5 ms (the 9 ms tick): a 3 ms turn; then B 9..12, C 12..15, A 15..18...:
+ * turns of exactly base_slice. */
+static void test_eevdf_base_slice_turns(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = SCHED_EEVDF;
+    th->conf.sched.base_slice_ns = 3 * SIM_MS;
+    th->conf.costs.ns[COST_CTX_SWITCH] = 0;
+    test_host_build(th);
+    Turns turns = { 0 };
+    Hog h[3];
+    for (int i = 0; i < 3; i++) {
+        hog_init(&h[i], th, (char)('A' + i), &turns);
+        task_start(&h[i].t);
+    }
+    sim_run_until(th->sim, 30 * SIM_MS);
+    static const sim_time_t start_ms[] = { 0, 2, 4, 6, 9, 12, 15, 18, 21, 24, 27, 30 };
+    g_assert_cmpint(turns.n, ==, 12); /* the 12th (C) starts at 30 ms */
+    for (int i = 0; i < 12; i++) {
+        g_assert_cmpint(turns.who[i], ==, 'A' + i % 3);
+        g_assert_cmpint(turns.start[i], ==, start_ms[i] * SIM_MS);
+    }
+    /* By 30 ms: A ran 0..2, 6..9, 15..18, 24..27 = 11 ms; B 2..4, 9..12, 18..21, 27..30 =
+     * 11 ms; C 4..6, 12..15, 21..24 = 8 ms. */
+    g_assert_cmpint(h[0].t.runtime_ns, ==, 11 * SIM_MS);
+    g_assert_cmpint(h[1].t.runtime_ns, ==, 11 * SIM_MS);
+    g_assert_cmpint(h[2].t.runtime_ns, ==, 8 * SIM_MS);
+    test_host_free(th);
+}
+
+/* EEVDF RUN_TO_PARITY and eligibility, on a bare run queue (base_slice 3 ms, factor 1).
+ * S is current (picked with deadline 3 ms, vruntime now 1 ms); X waits with vruntime 10 ms.
+ * P wakes with a saved lag of 6 ms: V before = (1 + 10) / 2 = 5.5 ms, lag inflated to
+ * 6 * 3 / 2 = 9 ms, so P.v = -3.5 ms and P.deadline = -0.5 ms. Then V = (1 + 10 - 3.5) / 3
+ * = 2.5 ms: S (1 ms) and P are eligible, X is not. The earliest eligible deadline is P's, so
+ * without protection P preempts; with S inside the request it was picked with (RUN_TO_PARITY)
+ * S keeps the CPU. */
+static void eevdf_parity_case(bool protected_curr, bool expect_preempt)
+{
+    SchedConf c = { .policy = SCHED_EEVDF, .base_slice_ns = 3 * SIM_MS };
+    RunQueue rq;
+    rq_init(&rq, &c, 1, 1000);
+    Task s = { 0 }, x = { 0 }, p = { 0 };
+    rq_enqueue_new(&rq, &s);
+    rq_enqueue_new(&rq, &x);
+    s.vruntime = 0;
+    s.deadline = 3 * SIM_MS;
+    x.vruntime = 10 * SIM_MS;
+    x.deadline = 13 * SIM_MS;
+    rq_set_curr(&rq, &s);
+    g_assert_false(rq_update_curr(&rq, 1 * SIM_MS)); /* v 1 ms < deadline 3 ms */
+    if (!protected_curr)
+        s.vlag = 0; /* as if picked with another deadline */
+    p.vlag = 6 * SIM_MS;
+    rq_enqueue_wakeup(&rq, &p);
+    g_assert_cmpint((int64_t)p.vruntime, ==, -3500 * SIM_US);
+    g_assert_cmpint((int64_t)p.deadline, ==, -500 * SIM_US);
+    g_assert_cmpuint(rq_avg_vruntime(&rq), ==, 2500 * SIM_US);
+    g_assert_cmpint(rq_wakeup_preempt(&rq, &p), ==, expect_preempt);
+    /* __schedule() never protects prev: it picks P. */
+    g_assert_true(rq_pick_next(&rq) == &p);
+}
+
+static void test_eevdf_run_to_parity(void)
+{
+    eevdf_parity_case(true, false);
+    eevdf_parity_case(false, true);
+}
+
+/* A reached deadline renews the request (vruntime + slice) and asks for a reschedule only when
+ * another task waits. */
+static void test_eevdf_deadline_renewal(void)
+{
+    SchedConf c = { .policy = SCHED_EEVDF, .base_slice_ns = 3 * SIM_MS };
+    RunQueue rq;
+    rq_init(&rq, &c, 1, 1000);
+    Task s = { 0 }, x = { 0 };
+    rq_enqueue_new(&rq, &s); /* V 0: v 0, deadline 1.5 ms */
+    g_assert_cmpuint(s.deadline, ==, 1500 * SIM_US);
+    rq_set_curr(&rq, &s);
+    g_assert_false(rq_update_curr(&rq, 1499 * SIM_US));
+    g_assert_false(rq_update_curr(&rq, 1 * SIM_US)); /* alone: renewed, no resched */
+    g_assert_cmpuint(s.deadline, ==, 4500 * SIM_US);
+    rq_enqueue_new(&rq, &x);
+    g_assert_false(rq_update_curr(&rq, 2999 * SIM_US));
+    g_assert_true(rq_update_curr(&rq, 1 * SIM_US));
+    g_assert_cmpuint(s.deadline, ==, 7500 * SIM_US);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/sched/factor", test_factor);
+    g_test_add_func("/sched/cfs/two-hogs-alternate", test_cfs_two_hogs_alternate);
+    g_test_add_func("/sched/cfs/wakeup-no-preempt-at-granularity",
+                    test_cfs_wakeup_no_preempt_at_granularity);
+    g_test_add_func("/sched/cfs/wakeup-preempt-above-granularity",
+                    test_cfs_wakeup_preempt_above_granularity);
+    g_test_add_func("/sched/eevdf/base-slice-turns", test_eevdf_base_slice_turns);
+    g_test_add_func("/sched/eevdf/run-to-parity", test_eevdf_run_to_parity);
+    g_test_add_func("/sched/eevdf/deadline-renewal", test_eevdf_deadline_renewal);
+    return g_test_run();
+}

@@ -1,0 +1,306 @@
+/* test_softirq.c - __do_softirq limits and ksoftirqd: NAPI weight per poll, netdev_budget per
+ * net_rx_action, MAX_SOFTIRQ_RESTART, MAX_SOFTIRQ_TIME in whole jiffies, need_resched, the
+ * hand-over to ksoftirqd/N, and TIMER before NET_RX. */
+#include <glib.h>
+
+#include "models/cpu.h"
+#include "models/sock_test_util.h"
+
+#define MAX_LOG 1024
+
+/* A NAPI-like item with `units` packets of unit_ns each; it logs who ran each unit and when. */
+typedef struct {
+    SoftirqWork w;
+    char name;
+    int units;
+    sim_time_t unit_ns;
+    int done;
+} Napi;
+
+typedef struct {
+    int n;
+    char who[MAX_LOG];      /* item name */
+    bool in_ksoftirqd[MAX_LOG];
+    sim_time_t at[MAX_LOG];
+    uint32_t polled[MAX_LOG];
+} Log;
+
+typedef struct {
+    Napi napi;
+    Log *log;
+} LoggedNapi;
+
+static bool napi_run(SoftirqWork *w, Cpu *cpu)
+{
+    LoggedNapi *ln = w->ctx;
+    Napi *n = &ln->napi;
+    Log *log = ln->log;
+    g_assert_true(cpu_in_softirq(cpu));
+    if (log->n < MAX_LOG) {
+        log->who[log->n] = n->name;
+        log->in_ksoftirqd[log->n] = cpu_current(cpu) == cpu_ksoftirqd(cpu);
+        log->at[log->n] = sim_now(cpu_host(cpu)->sim);
+        log->polled[log->n] = w->polled;
+    }
+    log->n++;
+    n->done++;
+    cpu_charge(cpu, n->unit_ns);
+    return n->done < n->units;
+}
+
+static void napi_setup(LoggedNapi *ln, Log *log, char name, SoftirqKind kind, int units,
+                       sim_time_t unit_ns)
+{
+    *ln = (LoggedNapi){ .napi = { .name = name, .units = units, .unit_ns = unit_ns }, .log = log };
+    softirq_work_init(&ln->napi.w, kind, napi_run, ln);
+}
+
+typedef struct {
+    SimEvent ev;
+    Cpu *cpu;
+    SoftirqWork *w[8];
+    int n;
+} Raise;
+
+static void raise_fire(Sim *sim, void *ctx)
+{
+    Raise *r = ctx;
+    for (int i = 0; i < r->n; i++)
+        cpu_raise_softirq(r->cpu, r->w[i]);
+}
+
+static void raise_at(TestHost *th, Raise *r, sim_time_t at)
+{
+    r->cpu = th->cpus[0];
+    sim_event_init(&r->ev, raise_fire, r, 0, 0);
+    sim_schedule_at(th->sim, &r->ev, at);
+}
+
+static int count_inline(const Log *log)
+{
+    int n = 0;
+    for (int i = 0; i < log->n && i < MAX_LOG; i++)
+        n += !log->in_ksoftirqd[i];
+    return n;
+}
+
+/* 1000 packets of 1 us on one NAPI, idle CPU, HZ=1000, weight 64, budget 300.
+ * Each __do_softirq round runs one net_rx_action that polls the only NAPI once: 64 packets,
+ * then it goes to the repoll list and NET_RX is raised again. Rounds 1..10 (restart count 10,
+ * ~640 us < 2 jiffies, nobody needs the CPU): packets 1..640 inline. Packet 1 acts at 0 (entry
+ * 0.3 us charged with it), packet k >= 2 at 300 + (k - 1) * 1000 ns; packet 640 ends at
+ * 640.3 us, then wakeup_softirqd costs 0.3 us: softirq context 0 .. 640.6 us.
+ * ksoftirqd/0 is switched in (2 us): its first step (entry 0.3 us + packet 641) starts at
+ * 642.6 us; packet k >= 642 acts at 642600 + 300 + (k - 641) * 1000; packet 1000 ends at
+ * 1002.9 us; ksoftirqd then finds nothing and sleeps.
+ * At 2 ms: softirq 640600, ksoftirqd (task) 300 + 360 * 1000 = 360300, ctx 2000, idle rest. */
+static void test_defer_to_ksoftirqd_after_restarts(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi a;
+    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
+    Raise r = { .w = { &a.napi.w }, .n = 1 };
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, 2 * SIM_MS);
+
+    g_assert_cmpint(log->n, ==, 1000);
+    g_assert_cmpint(count_inline(log), ==, 640);
+    g_assert_false(log->in_ksoftirqd[639]);
+    g_assert_true(log->in_ksoftirqd[640]);
+    g_assert_cmpint(log->at[0], ==, 0);
+    g_assert_cmpint(log->at[1], ==, 1300);
+    g_assert_cmpint(log->at[639], ==, 300 + 639 * 1000);
+    g_assert_cmpint(log->at[640], ==, 642600);
+    g_assert_cmpint(log->at[641], ==, 642600 + 300 + 1000);
+    g_assert_cmpint(log->at[999], ==, 642600 + 300 + 359 * 1000);
+    /* NAPI weight: the poll position restarts every 64 packets. */
+    g_assert_cmpuint(log->polled[63], ==, 63);
+    g_assert_cmpuint(log->polled[64], ==, 0);
+    CpuStats s = cpu_stats(th->cpus[0]);
+    g_assert_cmpint(s.softirq_ns, ==, 640600);
+    g_assert_cmpint(s.task_ns, ==, 360300);
+    g_assert_cmpint(s.ctx_switch_ns, ==, 2000);
+    g_assert_cmpint(s.task_ns + s.softirq_ns + s.ctx_switch_ns + s.idle_ns, ==, 2 * SIM_MS);
+    g_assert_cmpuint(s.softirq_runs, ==, 1);
+    g_assert_cmpuint(s.ksoftirqd_wakeups, ==, 1);
+    Task *k = cpu_ksoftirqd(th->cpus[0]);
+    g_assert_cmpint(k->runtime_ns, ==, 360300);
+    g_assert_cmpint(k->state, ==, TASK_SLEEPING);
+    g_free(log);
+    test_host_free(th);
+}
+
+/* MAX_SOFTIRQ_TIME = msecs_to_jiffies(2), rounded up to jiffies, checked after each round.
+ * Packets of 10 us: a round (64 packets) lasts 640 us; round k ends at 300 + 640000 k ns.
+ * HZ=1000: end = jiffy 2; rounds 1-3 end at jiffies 0, 1, 1 -> restart; round 4 ends at
+ *   2.5603 ms, jiffy 2 -> stop: 4 * 64 = 256 packets inline.
+ * HZ=250: 2 ms is 1 jiffy (4 ms); rounds 1-6 end before 4 ms (round 6 at 3.8403 ms), round 7
+ *   ends at 4.4803 ms, jiffy 1 -> stop: 7 * 64 = 448 packets inline. */
+static void run_time_limit(uint32_t hz, int expect_inline)
+{
+    TestHost *th = test_host_new(1, hz);
+    test_host_build(th);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi a;
+    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, 10 * SIM_US);
+    Raise r = { .w = { &a.napi.w }, .n = 1 };
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, 20 * SIM_MS);
+    g_assert_cmpint(log->n, ==, 1000);
+    g_assert_cmpint(count_inline(log), ==, expect_inline);
+    g_assert_false(log->in_ksoftirqd[expect_inline - 1]);
+    g_assert_true(log->in_ksoftirqd[expect_inline]);
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).ksoftirqd_wakeups, ==, 1);
+    g_free(log);
+    test_host_free(th);
+}
+
+static void test_max_softirq_time_hz1000(void)
+{
+    run_time_limit(1000, 256);
+}
+
+static void test_max_softirq_time_hz250(void)
+{
+    run_time_limit(250, 448);
+}
+
+/* Five NAPIs of 100 packets: net_rx_action polls each once for its weight (64):
+ * a, b, c, d, e -> budget 300 - 5 * 64 = -20 <= 0 -> time_squeeze, all five to repoll.
+ * Round 2: a..e 36 packets each (done, budget 300 - 180 > 0). Order: a x64, b x64, ..., e x64,
+ * then a x36 .. e x36; all inline (2 rounds, ~500 us). */
+static void test_budget_round_robin(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi n[5];
+    Raise r = { .n = 5 };
+    for (int i = 0; i < 5; i++) {
+        napi_setup(&n[i], log, (char)('a' + i), SOFTIRQ_NET_RX, 100, SIM_US);
+        r.w[i] = &n[i].napi.w;
+    }
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    g_assert_cmpint(log->n, ==, 500);
+    g_assert_cmpint(count_inline(log), ==, 500);
+    for (int i = 0; i < 5; i++) {
+        g_assert_cmpint(log->who[i * 64], ==, 'a' + i);
+        g_assert_cmpint(log->who[i * 64 + 63], ==, 'a' + i);
+        g_assert_cmpint(log->who[320 + i * 36], ==, 'a' + i);
+        g_assert_cmpint(log->who[320 + i * 36 + 35], ==, 'a' + i);
+    }
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).softirq_runs, ==, 1);
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).ksoftirqd_wakeups, ==, 0);
+    g_free(log);
+    test_host_free(th);
+}
+
+/* TIMER work raised after NET_RX still runs first within a round (bit order). */
+static void test_timer_before_net_rx(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi rx, tm;
+    napi_setup(&rx, log, 'r', SOFTIRQ_NET_RX, 2, SIM_US);
+    napi_setup(&tm, log, 't', SOFTIRQ_TIMER, 2, SIM_US);
+    Raise r = { .w = { &rx.napi.w, &tm.napi.w }, .n = 2 };
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, SIM_MS);
+    g_assert_cmpint(log->n, ==, 4);
+    g_assert_cmpint(log->who[0], ==, 't');
+    g_assert_cmpint(log->who[1], ==, 't');
+    g_assert_cmpint(log->who[2], ==, 'r');
+    g_assert_cmpint(log->who[3], ==, 'r');
+    g_free(log);
+    test_host_free(th);
+}
+
+/* ---- need_resched stops the restart ---- */
+
+typedef struct {
+    Task t;
+    int steps;
+} Spinner;
+
+static void spinner_step(Task *t)
+{
+    Spinner *s = t->ctx;
+    s->steps++;
+    task_return_to_user(t);
+    cpu_charge(t->cpu, 10 * SIM_US);
+}
+
+typedef struct {
+    Task t;
+    int runs;
+} Napping;
+
+static void napping_step(Task *t)
+{
+    Napping *n = t->ctx;
+    n->runs++;
+    task_sleep(t);
+}
+
+typedef struct {
+    LoggedNapi ln;
+    Task *wake;
+} WakingNapi;
+
+static bool waking_run(SoftirqWork *w, Cpu *cpu)
+{
+    WakingNapi *wn = w->ctx;
+    bool more = napi_run(w, cpu);
+    if (wn->ln.napi.done == 1)
+        task_wake(wn->wake, cpu);
+    return more;
+}
+
+/* CFS, 1 CPU, factor 1: S is started first (START_DEBIT: vruntime 0 + slice(1) = 6 ms), then
+ * P (0 + slice(2) = 3 ms), so P runs first and sleeps at once; S spins from 4 us. The first
+ * packet of a 1000-packet softirq at 101 us wakes P: placed at max(3 ms, min_vruntime - 3 ms)
+ * = S.vruntime - 3 ms, and 3 ms > wakeup_granularity 1 ms sets need_resched. So the first
+ * round (64 packets) is the only inline one: no restart, ksoftirqd is woken; P runs again. */
+static void test_need_resched_stops_restart(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = SCHED_CFS;
+    test_host_build(th);
+    Spinner s = { 0 };
+    Napping p = { 0 };
+    task_init(&p.t, &th->host, "p", napping_step, &p, NULL);
+    task_init(&s.t, &th->host, "s", spinner_step, &s, NULL);
+    task_start(&s.t);
+    task_start(&p.t);
+    Log *log = g_new0(Log, 1);
+    WakingNapi wn = { .wake = &p.t };
+    napi_setup(&wn.ln, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
+    wn.ln.napi.w.run = waking_run;
+    wn.ln.napi.w.ctx = &wn;
+    Raise r = { .w = { &wn.ln.napi.w }, .n = 1 };
+    raise_at(th, &r, 101 * SIM_US);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    g_assert_cmpint(log->n, ==, 1000);
+    g_assert_cmpint(count_inline(log), ==, 64);
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).ksoftirqd_wakeups, ==, 1);
+    g_assert_cmpint(p.runs, ==, 2);
+    g_free(log);
+    test_host_free(th);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/softirq/defer-to-ksoftirqd-after-restarts",
+                    test_defer_to_ksoftirqd_after_restarts);
+    g_test_add_func("/softirq/max-softirq-time/hz1000", test_max_softirq_time_hz1000);
+    g_test_add_func("/softirq/max-softirq-time/hz250", test_max_softirq_time_hz250);
+    g_test_add_func("/softirq/budget-round-robin", test_budget_round_robin);
+    g_test_add_func("/softirq/timer-before-net-rx", test_timer_before_net_rx);
+    g_test_add_func("/softirq/need-resched-stops-restart", test_need_resched_stops_restart);
+    return g_test_run();
+}
