@@ -38,6 +38,25 @@ void ip_output(Host *h, Skb *skb, Cpu *cpu);
  * by NAPI in softirq. IpExtInOctets counted here, IpExtOutOctets in ip_output. */
 void ip_rcv(Host *h, Skb *skb, Cpu *cpu);
 
+/* TX completion hook (the skb destructor, tcp_wfree): called when the device is done with an
+ * skb that still belongs to a socket - its last frame left the NIC (in the NIC's NAPI poll),
+ * loopback_xmit orphaned it, or a queue dropped it - right after sk->wmem_alloc was reduced by
+ * skb->truesize. It must not transmit synchronously (the kernel defers to the TSQ tasklet).
+ * Implemented by tcp_output.c (TSQ). */
+void sock_wfree(Sock *sk, const Skb *skb, Cpu *cpu);
+
+/* Capture what tcpdump on dev would see (models/pcap.h): transmitted skbs when the qdisc hands
+ * them to the driver (a TSO skb as one packet), received skbs when NAPI hands them to ip_rcv
+ * (frames, or GRO skbs); loopback skbs once, at transmit. w == NULL stops capturing. The writer
+ * stays the caller's. */
+typedef struct PcapWriter PcapWriter;
+void netdev_set_pcap(NetDev *dev, PcapWriter *w);
+
+/* Counters of one device. tx_* count what the NIC put on its link (bytes: wire bytes incl. the
+ * per-frame overhead of models/wire.h, so tx_bytes * 8 / rate is the link's busy time); rx_*
+ * count frames admitted to the RX ring and skbs delivered to IP; link_drops and random_losses
+ * are the losses of the link direction this device transmits into. Loopback: skbs and IP
+ * bytes, backlog_drops = netdev_max_backlog overflows. */
 typedef struct NetDevStats {
     uint64_t tx_skbs, tx_frames, tx_bytes;
     uint64_t rx_frames, rx_skbs, rx_bytes;

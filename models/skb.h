@@ -9,6 +9,7 @@
 #define SKSIM_SKB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/simtime.h"
@@ -63,11 +64,14 @@ SkbPool *skb_pool_new(void);
 void skb_pool_free(SkbPool *p);
 /* A zeroed skb. Never fails (the pool grows in blocks). */
 Skb *skb_alloc(SkbPool *p);
-/* A copy of the headers and sizes of src (next/prev cleared). */
+/* A copy of the headers and sizes of src (next/prev cleared; sk cleared too: a clone belongs
+ * to no socket until the caller charges it). */
 Skb *skb_clone(SkbPool *p, const Skb *src);
 void skb_free(SkbPool *p, Skb *skb);
 /* Skbs handed out and not yet freed (for leak checks and invariants). */
 uint64_t skb_pool_in_use(const SkbPool *p);
+/* Skbs the pool has obtained from the heap so far (it grows in blocks): constant once warm. */
+uint64_t skb_pool_capacity(const SkbPool *p);
 
 /* A FIFO of skbs (sk_buff_head). */
 typedef struct SkbQueue {

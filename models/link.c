@@ -1,0 +1,226 @@
+/* link.c - a full-duplex link: per direction a drop-tail queue, serialisation at the line rate,
+ * propagation delay and random loss.
+ *
+ * One direction is the transmitting NIC's port plus whatever sits between the hosts, reduced
+ * to one bottleneck: the NIC's driver hands it whole skbs (DMA is taken as instantaneous), their
+ * frames wait in a drop-tail queue of links.L.queue frames or bytes and leave one after another
+ * at links.L.rate. The queue counts every frame not yet fully serialised, the one on the wire
+ * included; bytes are wire bytes (models/wire.h). An skb whose frames do not all fit keeps its
+ * first frames and loses the rest (link_drops; PSH/FIN go with the last frame); an skb none of
+ * whose frames fit is finished at once.
+ *
+ * Timing, exact to the ns: a frame of b wire bytes takes sim_tx_time_ns(b, rate) (rounded up per
+ * frame: a frame is not done before its last bit); the frames of an skb go back to back; a frame
+ * arrives at the peer `delay` after its last bit left. So frame k of a burst whose serialisation
+ * starts at t0 has left at t0 + (k + 1) * ft and arrives at t0 + (k + 1) * ft + delay (full
+ * frames of ft each; the last frame takes its own, shorter, time).
+ *
+ * Events: one pending event per direction, the departure of the head skb's last frame. When an
+ * skb reaches the head of the queue its frames are committed to the wire - nothing can separate
+ * them any more - and the whole burst is handed to the peer NIC with its arrival arithmetic
+ * (nic_rx.c admits each frame at its own time), so a 64 KB burst costs one event here and none
+ * in flight. At the departure the sending NIC gets the skb back for its TX completion.
+ *
+ * Random loss (links.L.loss) is an independent draw per frame from the SimRng stream
+ * "link:<name>:ab" (a to b) or "link:<name>:ba", made when the peer admits the frame, in frame
+ * order; with loss 0 nothing is drawn.
+ */
+#include "models/netdev_priv.h"
+
+#include "models/wire.h"
+#include "sim/evkind.h"
+#include "sim/rng.h"
+
+struct LinkDir {
+    Link *link;
+    NetDev *from, *to;
+    SimEvent ev;              /* departure of the head skb's last frame */
+    SkbQueue fifo;            /* head = the skb on the wire */
+    sim_time_t head_start;    /* when the head's first frame started */
+    uint64_t waiting_frames;  /* frames of the skbs behind the head */
+    uint64_t waiting_bytes;
+    SimRng rng;
+    uint64_t tx_frames, tx_bytes, link_drops, random_losses;
+};
+
+struct Link {
+    Sim *sim;
+    const LinkConf *conf;
+    LinkDir dir[2];
+};
+
+/* ---- serialisation arithmetic ---- */
+
+static sim_time_t frame_time(const LinkDir *d, uint32_t payload)
+{
+    return sim_tx_time_ns(wire_frame_bytes(payload), d->link->conf->rate_bps);
+}
+
+/* Frames of the head skb fully serialised by `now`. */
+static uint32_t head_frames_done(const LinkDir *d, sim_time_t now)
+{
+    const Skb *h = d->fifo.head;
+    uint32_t n = wire_frames(h);
+    sim_time_t ft = frame_time(d, wire_frame_payload(h));
+    sim_time_t end = d->head_start + (sim_time_t)(n - 1) * ft + frame_time(d, wire_last_payload(h));
+    if (now >= end)
+        return n;
+    uint64_t done = (uint64_t)(now - d->head_start) / (uint64_t)ft;
+    return done < n - 1 ? (uint32_t)done : n - 1;
+}
+
+/* Frames and wire bytes in the queue at `now`, the one on the wire included. */
+static void occupancy(const LinkDir *d, sim_time_t now, uint64_t *frames, uint64_t *bytes)
+{
+    *frames = d->waiting_frames;
+    *bytes = d->waiting_bytes;
+    const Skb *h = d->fifo.head;
+    if (!h)
+        return;
+    uint32_t n = wire_frames(h), left = n - head_frames_done(d, now);
+    if (left == 0)
+        return;
+    *frames += left;
+    *bytes += (uint64_t)(left - 1) * wire_frame_bytes(wire_frame_payload(h)) +
+              wire_frame_bytes(wire_last_payload(h));
+}
+
+/* ---- drop-tail ---- */
+
+/* How many of skb's first frames fit in the queue. */
+static uint32_t frames_that_fit(const LinkDir *d, const Skb *skb, sim_time_t now)
+{
+    const LinkConf *c = d->link->conf;
+    uint64_t frames, bytes;
+    occupancy(d, now, &frames, &bytes);
+    uint32_t n = wire_frames(skb), k = 0;
+    if (c->queue_bytes == 0) {
+        uint64_t room = c->queue_pkts > frames ? c->queue_pkts - frames : 0;
+        return room < n ? (uint32_t)room : n;
+    }
+    uint64_t full = wire_frame_bytes(wire_frame_payload(skb));
+    while (k < n) {
+        uint64_t b = k + 1 < n ? full : wire_frame_bytes(wire_last_payload(skb));
+        if (bytes + b > c->queue_bytes)
+            break;
+        bytes += b;
+        k++;
+    }
+    return k;
+}
+
+/* Keep the first k frames of skb (0 < k < frames). */
+static void trim_frames(Skb *skb, uint32_t k)
+{
+    uint32_t mss = wire_frame_payload(skb);
+    skb->len = k * mss;
+    skb->end_seq = skb->seq + skb->len;
+    skb->flags &= (uint8_t)~(TCPHDR_PSH | TCPHDR_FIN);
+    skb->gso_segs = (uint16_t)k;
+}
+
+/* ---- the wire ---- */
+
+/* The head skb goes on the wire now: hand its burst to the peer, schedule its departure. */
+static void start_head(LinkDir *d)
+{
+    Sim *sim = d->link->sim;
+    Skb *h = d->fifo.head;
+    uint32_t n = wire_frames(h);
+    sim_time_t now = sim_now(sim);
+    RxTrain t = { .skb = skb_clone(d->to->host->pool, h),
+                  .start_ns = now + d->link->conf->delay_ns,
+                  .frame_ns = frame_time(d, wire_frame_payload(h)),
+                  .last_ns = frame_time(d, wire_last_payload(h)),
+                  .frames = n,
+                  .from = d };
+    d->head_start = now;
+    d->waiting_frames -= n;
+    d->waiting_bytes -= wire_skb_bytes(h);
+    d->tx_frames += n;
+    d->tx_bytes += wire_skb_bytes(h);
+    sim_schedule_at(sim, &d->ev, now + (sim_time_t)(n - 1) * t.frame_ns + t.last_ns);
+    nic_rx_train(d->to, &t);
+}
+
+static void link_departure(Sim *sim, void *ctx)
+{
+    LinkDir *d = ctx;
+    Skb *done = skb_dequeue(&d->fifo);
+    if (!skb_queue_empty(&d->fifo))
+        start_head(d);
+    nic_tx_done(d->from, done);
+}
+
+void link_dir_xmit(LinkDir *d, Skb *skb)
+{
+    uint32_t n = wire_frames(skb);
+    uint32_t k = frames_that_fit(d, skb, sim_now(d->link->sim));
+    d->link_drops += n - k;
+    if (k == 0) {
+        nic_tx_done(d->from, skb);
+        return;
+    }
+    if (k < n)
+        trim_frames(skb, k);
+    d->waiting_frames += k;
+    d->waiting_bytes += wire_skb_bytes(skb);
+    skb_queue_tail(&d->fifo, skb);
+    if (d->fifo.head == skb)
+        start_head(d);
+}
+
+bool link_dir_lose(LinkDir *d)
+{
+    double p = d->link->conf->loss;
+    if (p <= 0.0 || !sim_rng_chance(&d->rng, p))
+        return false;
+    d->random_losses++;
+    return true;
+}
+
+void link_dir_add_stats(const LinkDir *d, NetDevStats *s)
+{
+    s->tx_frames += d->tx_frames;
+    s->tx_bytes += d->tx_bytes;
+    s->link_drops += d->link_drops;
+    s->random_losses += d->random_losses;
+}
+
+/* ---- life cycle ---- */
+
+static void dir_init(Link *l, int i, NetDev *from, NetDev *to, uint64_t seed)
+{
+    LinkDir *d = &l->dir[i];
+    d->link = l;
+    d->from = from;
+    d->to = to;
+    skb_queue_init(&d->fifo);
+    sim_event_init(&d->ev, link_departure, d, EVK_LINK, from->obj);
+    g_autofree char *name = g_strdup_printf("link:%s:%s", l->conf->name ? l->conf->name : "",
+                                            i == 0 ? "ab" : "ba");
+    sim_rng_init_named(&d->rng, seed, name);
+    nic_attach_link(from, d);
+}
+
+Link *link_new(Sim *sim, const LinkConf *conf, NetDev *a, NetDev *b, uint64_t seed)
+{
+    g_assert(a->kind == NETDEV_NIC && b->kind == NETDEV_NIC && conf->rate_bps > 0);
+    Link *l = g_new0(Link, 1);
+    l->sim = sim;
+    l->conf = conf;
+    dir_init(l, 0, a, b, seed);
+    dir_init(l, 1, b, a, seed);
+    return l;
+}
+
+void link_free(Link *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; i < 2; i++) {
+        sim_cancel(l->sim, &l->dir[i].ev);
+        skb_queue_purge(&l->dir[i].fifo, l->dir[i].from->host->pool);
+    }
+    g_free(l);
+}

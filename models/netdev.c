@@ -1,0 +1,83 @@
+/* netdev.c - what every network device shares: identity, counters, the capture tap, the
+ * routes that point at it, delivery up to IP, and the skb destructor (sk_wmem_alloc uncharge).
+ *
+ * Kind-specific work lives in nic.c / nic_rx.c (a NIC and its link) and loopback.c.
+ */
+#include "models/netdev_priv.h"
+
+#include "models/sock.h"
+#include "models/wire.h"
+
+void netdev_init_common(NetDev *dev, NetDevKind kind, Host *h, uint32_t index)
+{
+    dev->kind = kind;
+    dev->host = h;
+    dev->index = index;
+    dev->obj = ((uint32_t)h->id << 16) | (index & 0xffffu);
+    dev->routes = g_array_new(FALSE, FALSE, sizeof(uint16_t));
+}
+
+void netdev_destroy_common(NetDev *dev)
+{
+    g_array_free(dev->routes, TRUE);
+}
+
+void netdev_free(NetDev *dev)
+{
+    if (!dev)
+        return;
+    if (dev->kind == NETDEV_NIC)
+        nic_free(dev);
+    else
+        loopback_free(dev);
+}
+
+NetDevStats netdev_stats(const NetDev *dev)
+{
+    return dev->kind == NETDEV_NIC ? nic_stats(dev) : dev->stats;
+}
+
+void netdev_set_pcap(NetDev *dev, PcapWriter *w)
+{
+    dev->pcap = w;
+}
+
+bool netdev_routes_to(const NetDev *dev, uint16_t dst_host)
+{
+    for (guint i = 0; i < dev->routes->len; i++)
+        if (g_array_index(dev->routes, uint16_t, i) == dst_host)
+            return true;
+    return false;
+}
+
+void ip_route_add(Host *h, uint16_t dst_host, NetDev *dev)
+{
+    g_assert(dev->host == h);
+    if (!netdev_routes_to(dev, dst_host))
+        g_array_append_val(dev->routes, dst_host);
+}
+
+void netdev_tap(NetDev *dev, const Skb *skb)
+{
+    if (dev->pcap)
+        pcap_writer_write(dev->pcap, sim_now(dev->host->sim), skb);
+}
+
+void netdev_deliver(NetDev *dev, Skb *skb, Cpu *cpu)
+{
+    dev->stats.rx_skbs++;
+    if (dev->kind == NETDEV_NIC)
+        netdev_tap(dev, skb); /* loopback skbs were captured at transmit */
+    ip_rcv(dev->host, skb, cpu);
+}
+
+void netdev_skb_orphan(Skb *skb, Cpu *cpu)
+{
+    Sock *sk = skb->sk;
+    if (!sk)
+        return;
+    g_assert(sk->wmem_alloc >= skb->truesize);
+    sk->wmem_alloc -= skb->truesize;
+    skb->sk = NULL;
+    sock_wfree(sk, skb, cpu);
+}

@@ -1,0 +1,200 @@
+/* nic.c - a NIC: qdisc and TX ring on transmit, interrupt and NAPI poll on receive.
+ *
+ * Transmit (dev_queue_xmit -> qdisc -> ndo_start_xmit): an skb joins the qdisc, a pfifo of
+ * hosts.H.nic.qdisc_limit skbs (txqueuelen); a full qdisc drops it (qdisc_drops; the skb is
+ * freed and its socket uncharged, as kfree_skb runs tcp_wfree). qdisc_run moves skbs to the TX
+ * ring while descriptors are free - one descriptor per skb, a TSO skb included: real drivers use
+ * one per page frag plus a context descriptor and stop the queue early, but the ring's role here
+ * is only to bound how many skbs sit below the qdisc - and the driver hands each to the link,
+ * which cuts and serialises its frames (link.c). An empty qdisc with a free descriptor is the
+ * kernel's qdisc bypass. The cost of the xmit path (COST_DEV_XMIT) is charged once per skb by
+ * ip_output, whoever later runs the qdisc.
+ *
+ * TX completion: when the link reports an skb's last frame gone, the skb waits on tx_done and
+ * the device interrupts like for a received frame; the NAPI poll cleans one completion per
+ * unit (COST_TX_COMPLETION): the descriptor is freed, the skb destructor uncharges
+ * sk_wmem_alloc and runs sock_wfree (TSQ), and the qdisc is run again. So completions run in
+ * softirq on the IRQ CPU, as with combined RX/TX queues, and TSQ sees them that late.
+ *
+ * Receive: frames fill the RX ring (nic_rx.c). A frame arriving while NAPI is idle raises the
+ * interrupt - at once, or hosts.H.nic.irq_coalesce after that first frame (rx-usecs) - which
+ * masks further interrupts and raises NET_RX on hosts.H.nic.irq_cpu with this NIC's NAPI work
+ * item. Each poll unit takes ONE frame (COST_RX_FRAME, plus COST_GRO_FRAME with GRO) and feeds
+ * GRO (gro.c); delivered skbs go up through ip_rcv. When the ring is empty the poll completes
+ * (napi_complete_done, COST_NAPI_POLL): held GRO skbs are flushed, the interrupt is unmasked.
+ * The NAPI weight and the softirq budgets are applied by softirq.c around the units; unlike the
+ * kernel, the TX completions and the final unit that finds the ring empty count as units too
+ * (the ring is checked again after the last frame's cost has elapsed, as a driver's poll loop
+ * re-reads its descriptors).
+ */
+#include "models/nic_priv.h"
+
+#include "sim/evkind.h"
+
+static Cpu *nic_irq_cpu(const Nic *n)
+{
+    const Host *h = n->dev.host;
+    if (!h->cpus)
+        return NULL;
+    g_assert(n->conf->irq_cpu < h->ncpus);
+    return h->cpus[n->conf->irq_cpu];
+}
+
+/* ---- transmit ---- */
+
+static void nic_qdisc_run(Nic *n)
+{
+    if (n->qdisc_running)
+        return;
+    n->qdisc_running = true;
+    while (!skb_queue_empty(&n->qdisc) && n->ring_used < n->conf->tx_ring) {
+        Skb *skb = skb_dequeue(&n->qdisc);
+        n->ring_used++;
+        n->dev.stats.tx_skbs++;
+        netdev_tap(&n->dev, skb);
+        if (n->tx) {
+            link_dir_xmit(n->tx, skb);
+        } else {
+            n->dev.stats.link_drops++; /* no cable: the frames go nowhere */
+            nic_tx_done(&n->dev, skb);
+        }
+    }
+    n->qdisc_running = false;
+}
+
+void nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
+{
+    Nic *n = nic_of(dev);
+    if (n->qdisc.qlen >= n->conf->qdisc_limit) {
+        n->dev.stats.qdisc_drops++;
+        netdev_skb_orphan(skb, cpu);
+        skb_free(dev->host->pool, skb);
+        return;
+    }
+    skb_queue_tail(&n->qdisc, skb);
+    nic_qdisc_run(n);
+}
+
+void nic_attach_link(NetDev *dev, LinkDir *tx)
+{
+    nic_of(dev)->tx = tx;
+}
+
+void nic_tx_done(NetDev *dev, Skb *skb)
+{
+    Nic *n = nic_of(dev);
+    skb_queue_tail(&n->tx_done, skb);
+    nic_irq(n);
+}
+
+static void nic_tx_clean(Nic *n, Skb *skb, Cpu *cpu)
+{
+    cpu_charge(cpu, host_cost(n->dev.host, COST_TX_COMPLETION));
+    g_assert(n->ring_used > 0);
+    n->ring_used--;
+    netdev_skb_orphan(skb, cpu);
+    skb_free(n->dev.host->pool, skb);
+    nic_qdisc_run(n);
+}
+
+/* ---- interrupt and NAPI ---- */
+
+static void nic_napi_schedule(Nic *n)
+{
+    n->napi_scheduled = true;
+    sim_cancel(n->dev.host->sim, &n->rx_ev);
+    cpu_raise_softirq(nic_irq_cpu(n), &n->napi);
+}
+
+static void nic_irq_event(Sim *sim, void *ctx)
+{
+    nic_napi_schedule(ctx);
+}
+
+void nic_irq(Nic *n)
+{
+    if (n->napi_scheduled || sim_event_pending(&n->irq_ev))
+        return;
+    if (n->conf->irq_coalesce_ns > 0)
+        sim_schedule_in(n->dev.host->sim, &n->irq_ev, n->conf->irq_coalesce_ns);
+    else
+        nic_napi_schedule(n);
+}
+
+/* napi_complete_done: flush GRO, unmask the interrupt (COST_NAPI_POLL, once per poll cycle). */
+static bool nic_napi_complete(Nic *n, Cpu *cpu)
+{
+    cpu_charge(cpu, host_cost(n->dev.host, COST_NAPI_POLL));
+    gro_flush(&n->gro, cpu);
+    if (!skb_queue_empty(&n->tx_done))
+        return true; /* a completion came in while the flush delivered */
+    n->napi_scheduled = false;
+    nic_rx_arm(n);
+    return false;
+}
+
+static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
+{
+    Nic *n = w->ctx;
+    const Host *h = n->dev.host;
+    Skb *skb = skb_dequeue(&n->tx_done);
+    if (skb) {
+        nic_tx_clean(n, skb, cpu);
+        return true;
+    }
+    skb = nic_rx_take(n);
+    if (!skb)
+        return nic_napi_complete(n, cpu);
+    sim_time_t cost = host_cost(h, COST_RX_FRAME);
+    if (n->conf->gro)
+        cost += host_cost(h, COST_GRO_FRAME);
+    cpu_charge(cpu, cost);
+    gro_receive(&n->gro, skb, cpu);
+    return true;
+}
+
+static void nic_gro_deliver(void *ctx, Skb *skb, Cpu *cpu)
+{
+    Nic *n = ctx;
+    netdev_deliver(&n->dev, skb, cpu);
+}
+
+/* ---- life cycle ---- */
+
+NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index)
+{
+    Nic *n = g_new0(Nic, 1);
+    netdev_init_common(&n->dev, NETDEV_NIC, h, index);
+    n->conf = conf;
+    skb_queue_init(&n->qdisc);
+    skb_queue_init(&n->tx_done);
+    sim_event_init(&n->irq_ev, nic_irq_event, n, EVK_NIC_IRQ, n->dev.obj);
+    softirq_work_init(&n->napi, SOFTIRQ_NET_RX, nic_napi_poll, n);
+    GroParams gp;
+    gro_params_default(&gp, conf->mtu, conf->gro);
+    gro_init(&n->gro, &gp, h->pool, nic_gro_deliver, n);
+    nic_rx_init(n);
+    return &n->dev;
+}
+
+void nic_free(NetDev *dev)
+{
+    Nic *n = nic_of(dev);
+    SkbPool *pool = dev->host->pool;
+    sim_cancel(dev->host->sim, &n->irq_ev);
+    nic_rx_destroy(n);
+    gro_destroy(&n->gro);
+    skb_queue_purge(&n->qdisc, pool);
+    skb_queue_purge(&n->tx_done, pool);
+    netdev_destroy_common(dev);
+    g_free(n);
+}
+
+NetDevStats nic_stats(const NetDev *dev)
+{
+    const Nic *n = (const Nic *)dev;
+    NetDevStats s = dev->stats;
+    if (n->tx)
+        link_dir_add_stats(n->tx, &s);
+    return s;
+}

@@ -1,0 +1,56 @@
+/* nic_priv.h - the NIC's state, shared by nic.c (transmit, interrupt, NAPI) and nic_rx.c (the
+ * RX ring fed by arriving bursts). Private to those two files.
+ */
+#ifndef SKSIM_NIC_PRIV_H
+#define SKSIM_NIC_PRIV_H
+
+#include "models/gro.h"
+#include "models/netdev_priv.h"
+
+/* Bursts on their way in, in arrival order (a growable ring buffer: it stops growing once the
+ * run is warm, so the packet path allocates nothing). */
+typedef struct TrainQ {
+    RxTrain *buf;
+    uint32_t cap, head, len;
+} TrainQ;
+
+typedef struct Nic {
+    NetDev dev; /* first: a NetDev* of kind NETDEV_NIC is a Nic* */
+    const NicConf *conf;
+    LinkDir *tx;          /* the link direction this NIC transmits into */
+    /* transmit */
+    SkbQueue qdisc;       /* pfifo, conf->qdisc_limit skbs */
+    uint32_t ring_used;   /* TX descriptors held, one per skb, until its TX completion */
+    bool qdisc_running;   /* __QDISC_STATE_RUNNING: qdisc_run is not re-entered */
+    SkbQueue tx_done;     /* skbs whose last frame left, waiting for the TX clean in NAPI */
+    /* receive */
+    TrainQ trains;
+    SkbQueue rx_ring;     /* frames admitted, conf->rx_ring descriptors */
+    uint32_t rx_frame_truesize;
+    SimEvent rx_ev;       /* the next arrival, armed only while NAPI is idle */
+    SimEvent irq_ev;      /* the coalesced interrupt (irq_coalesce > 0) */
+    /* NAPI */
+    SoftirqWork napi;
+    bool napi_scheduled;  /* NAPI_STATE_SCHED: the device interrupt is masked */
+    Gro gro;
+} Nic;
+
+static inline Nic *nic_of(NetDev *dev)
+{
+    return (Nic *)dev;
+}
+
+/* nic.c: a frame or a TX completion came in while NAPI is idle: interrupt (now, or after
+ * irq_coalesce). */
+void nic_irq(Nic *n);
+
+/* nic_rx.c */
+void nic_rx_init(Nic *n);
+void nic_rx_destroy(Nic *n);
+/* Admit every frame that has arrived by now, then take the oldest frame of the ring. */
+Skb *nic_rx_take(Nic *n);
+/* NAPI idle: arm the event for the next frame's arrival (no-op while NAPI or the IRQ is
+ * pending, or nothing is on its way). */
+void nic_rx_arm(Nic *n);
+
+#endif

@@ -1,0 +1,39 @@
+/* pcap.h - packet captures: what tcpdump would have recorded on a simulated device.
+ *
+ * A PcapWriter writes a classic pcap file with nanosecond timestamps (libpcap's own writer),
+ * Ethernet link type, one record per skb with real IPv4 and TCP headers: total length, IP
+ * checksum, TCP checksum (over the virtual all-zero payload), seq/ack (low 32 bits of the
+ * model's 64-bit sequence space), flags, window, options NOP NOP TS and NOP NOP SACK (the first
+ * block a DSACK where the skb says so). Payload bytes are zeros, cut at snaplen. The file is
+ * written under a temporary name and renamed at close, so a crashed run leaves no half file
+ * under the final name.
+ *
+ * Conventions, since the model has no handshake and no addresses: host id i is 10.0.x.y with
+ * x.y = i + 1 (10.0.0.1 for host 0) and MAC 02:00:00:00:x:y; the window field is the advertised
+ * window >> 7 (a window scale of 7, what Linux picks for multi-MB buffers; no SYN in the capture
+ * records it); IP ID counts records per writer; times are simulated time since the epoch.
+ *
+ * Without libpcap (SKSIM_HAVE_PCAP undefined) pcap_writer_open fails with an error.
+ */
+#ifndef SKSIM_PCAP_H
+#define SKSIM_PCAP_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "models/skb.h"
+#include "sim/simtime.h"
+
+typedef struct PcapWriter PcapWriter;
+
+/* The window scale applied to Skb.win in captures. */
+#define PCAP_WSCALE 7u
+
+PcapWriter *pcap_writer_open(const char *path, uint32_t snaplen, GError **error);
+/* One packet as tcpdump would see it at time t. */
+void pcap_writer_write(PcapWriter *w, sim_time_t t, const Skb *skb);
+/* Flush, close and rename into place; frees w whatever the outcome. */
+gboolean pcap_writer_close(PcapWriter *w, GError **error);
+uint64_t pcap_writer_packets(const PcapWriter *w);
+
+#endif
