@@ -34,6 +34,7 @@
 struct LinkDir {
     Link *link;
     NetDev *from, *to;
+    SkbPool *pool;            /* the sender's: where queued skbs go back at link_free */
     SimEvent ev;              /* departure of the head skb's last frame */
     SkbQueue fifo;            /* head = the skb on the wire */
     sim_time_t head_start;    /* when the head's first frame started */
@@ -195,6 +196,7 @@ static void dir_init(Link *l, int i, NetDev *from, NetDev *to, uint64_t seed)
     d->link = l;
     d->from = from;
     d->to = to;
+    d->pool = from->host->pool;
     skb_queue_init(&d->fifo);
     sim_event_init(&d->ev, link_departure, d, EVK_LINK, from->obj);
     g_autofree char *name = g_strdup_printf("link:%s:%s", l->conf->name ? l->conf->name : "",
@@ -220,7 +222,7 @@ void link_free(Link *l)
         return;
     for (int i = 0; i < 2; i++) {
         sim_cancel(l->sim, &l->dir[i].ev);
-        skb_queue_purge(&l->dir[i].fifo, l->dir[i].from->host->pool);
+        skb_queue_purge(&l->dir[i].fifo, l->dir[i].pool);
     }
     g_free(l);
 }

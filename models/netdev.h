@@ -25,7 +25,8 @@ typedef struct Link Link;
 NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index);
 NetDev *netdev_new_loopback(Host *h);
 void netdev_free(NetDev *dev);
-/* Connect two NICs with a link (both directions, same parameters). */
+/* Connect two NICs with a link (both directions, same parameters). Devices and links hold
+ * pending events: free them (in any order) before the Sim. */
 Link *link_new(Sim *sim, const LinkConf *conf, NetDev *a, NetDev *b, uint64_t seed);
 void link_free(Link *l);
 
