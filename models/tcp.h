@@ -33,6 +33,11 @@ TcpSock *tcp_from_sk(Sock *sk);
  * (mss = mtu - 40 - 12 for timestamps), windows, SACK/timestamps from the hosts' settings. */
 void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu);
 
+/* Where the socket's segments go: ip_output by default. A test harness sets a hook to capture
+ * them (packetdrill style); the hook owns the skb. */
+typedef void (*TcpXmitHook)(void *ctx, Skb *skb, Cpu *cpu);
+void tcp_set_xmit_hook(TcpSock *tp, TcpXmitHook fn, void *ctx);
+
 /* Softirq receive of one skb (tcp_v4_rcv): TcpInSegs, then process now (socket not owned),
  * prequeue (when enabled and a reader is blocked), or tcp_add_backlog. */
 void tcp_v4_rcv(Sock *sk, Skb *skb, Cpu *cpu);

@@ -1,0 +1,453 @@
+/* tcp.c - TCP sockets and their system calls, as net/ipv4/tcp.c.
+ *
+ * What it models: creating an endpoint, wiring two endpoints into an established connection
+ * (no handshake: ISNs, MSS, windows, options and buffers as Linux has them right after it), and
+ * the two system calls as resumable step machines run by the calling task (cpu.h):
+ *   sendmsg (H.A.9): lock_sock; copy user data into skbs of size_goal, COST_SENDMSG_SKB per new
+ *     skb and COST_COPY_PER_KB per KiB; flush the backlog before every stack.sendmsg.
+ *     flush_backlog_every-th new skb (the 4.7-5.3 rule at 1, 5.4+ at 16, never at 0); push each
+ *     full skb; when sk_stream_memory_free fails, push, release (draining the backlog), sleep
+ *     until write space, lock again; at the end tcp_push and release_sock.
+ *   recvmsg (H.A.10): lock_sock; copy from the receive queue; when it is empty: return if enough
+ *     was copied and no backlog waits, flush the backlog if one waits, else tcp_cleanup_rbuf and
+ *     sleep (releasing ownership) until data_ready; at the end tcp_cleanup_rbuf, release_sock.
+ * Why steps: a long syscall must yield its CPU only where the kernel can (cond_resched in the
+ * backlog drain, sleeping), and softirqs must be able to run between its pieces.
+ * Buffers: hosts.H.tcp.sndbuf is the initial sk_sndbuf; tcp_sndbuf_expand grows it (as at
+ * connection establishment and on write space) up to tcp_wmem[2] = 4 MiB; it is never locked.
+ */
+#include "models/tcp_internal.h"
+#include "models/truesize.h"
+
+#include <glib.h>
+
+/* ---- skb lists ---- */
+
+void tcp_skb_append(SkbQueue *q, Skb *skb)
+{
+    tcp_skb_insert_after(q, q->tail, skb);
+}
+
+void tcp_skb_insert_after(SkbQueue *q, Skb *pos, Skb *skb)
+{
+    Skb *next = pos ? pos->next : q->head;
+    skb->prev = pos;
+    skb->next = next;
+    if (pos)
+        pos->next = skb;
+    else
+        q->head = skb;
+    if (next)
+        next->prev = skb;
+    else
+        q->tail = skb;
+    q->qlen++;
+    q->bytes += skb->len;
+}
+
+void tcp_skb_unlink(SkbQueue *q, Skb *skb)
+{
+    if (skb->prev)
+        skb->prev->next = skb->next;
+    else
+        q->head = skb->next;
+    if (skb->next)
+        skb->next->prev = skb->prev;
+    else
+        q->tail = skb->prev;
+    skb->next = skb->prev = NULL;
+    q->qlen--;
+    q->bytes -= skb->len;
+}
+
+void tcp_skb_purge(SkbQueue *q, SkbPool *pool)
+{
+    Skb *skb;
+    while ((skb = q->head)) {
+        tcp_skb_unlink(q, skb);
+        skb_free(pool, skb);
+    }
+}
+
+/* ---- endpoints ---- */
+
+TcpSock *tcp_sock_new(Host *h, uint32_t conn, uint16_t port)
+{
+    TcpSock *tp = g_new0(TcpSock, 1);
+    sock_init(&tp->sk, h, conn, port, &tcp_sock_ops);
+    tp->hz = h->hz;
+    skb_queue_init(&tp->write_queue);
+    skb_queue_init(&tp->rtx_queue);
+    skb_queue_init(&tp->rcv_queue);
+    skb_queue_init(&tp->ofo_queue);
+    skb_queue_init(&tp->prequeue);
+    tcp_init_xmit_timers(tp);
+    tcp_tsq_init(tp);
+    if (h->socks) {
+        if (h->socks->len < port)
+            g_ptr_array_set_size(h->socks, port);
+        g_ptr_array_index(h->socks, port - 1) = &tp->sk;
+    }
+    return tp;
+}
+
+void tcp_sock_free(TcpSock *tp)
+{
+    if (!tp)
+        return;
+    SkbPool *pool = tcp_host(tp)->pool;
+    tcp_stop_timers(tp);
+    tcp_skb_purge(&tp->write_queue, pool);
+    tcp_skb_purge(&tp->rtx_queue, pool);
+    tcp_skb_purge(&tp->rcv_queue, pool);
+    tcp_skb_purge(&tp->ofo_queue, pool);
+    tcp_skb_purge(&tp->prequeue, pool);
+    sock_destroy(&tp->sk);
+    g_free(tp);
+}
+
+Sock *tcp_sk(TcpSock *tp)
+{
+    return &tp->sk;
+}
+
+TcpSock *tcp_from_sk(Sock *sk)
+{
+    return (TcpSock *)sk; /* the Sock is the first member */
+}
+
+void tcp_set_xmit_hook(TcpSock *tp, TcpXmitHook fn, void *ctx)
+{
+    tp->xmit = fn;
+    tp->xmit_ctx = ctx;
+}
+
+/* Window scale from the largest receive buffer (tcp_select_initial_window). */
+static uint8_t tcp_wscale_for(uint64_t space)
+{
+    uint8_t ws = 0;
+    while (space > 65535 && ws < 14) {
+        space >>= 1;
+        ws++;
+    }
+    return ws;
+}
+
+/* One side's state right after the handshake (tcp_init_transfer / tcp_init_buffer_space). */
+static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
+{
+    const TcpConf *c = tcp_conf(tp);
+    tp->advmss = mtu - 40;                                    /* IPv4 + TCP headers */
+    tp->mss_cache = tp->advmss - (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
+    tp->gso_ok = gso;
+    tp->snd_una = tp->snd_nxt = tp->write_seq = tp->pushed_seq = tp->snd_sml = isn + 1;
+    tp->snd_cwnd = TCP_INIT_CWND;
+    tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+    tp->snd_cwnd_clamp = UINT32_MAX;
+    tp->reordering = TCP_FASTRETRANS_THRESH;
+    tp->icsk_rto = tcp_timeout_init(tp);                      /* 1 s before any RTT sample */
+    tp->mdev_us = tp->rttvar_us = tp->mdev_max_us = (uint32_t)jiffies_to_usecs_hz(tp->icsk_rto, tp->hz);
+    tp->rack.reo_wnd_steps = 1;
+    tp->sk.rcvbuf = c->rcvbuf;
+    tp->sk.sndbuf = c->sndbuf;
+    tp->rcv_wscale = tcp_wscale_for(c->rcvbuf_max > c->rcvbuf ? c->rcvbuf_max : c->rcvbuf);
+    tp->window_clamp = tcp_win_from_space(tp->sk.rcvbuf);
+    tp->rcv_wnd = tp->window_clamp < 65535u ? tp->window_clamp : 65535u;
+    tp->rcv_ssthresh = tp->rcv_wnd;
+    tp->pred_ok = true;
+    tcp_init_congestion_control(tp);
+    tcp_sndbuf_expand(tp);
+}
+
+/* The receive side of tp, facing a peer whose first data byte is peer_isn + 1. */
+static void tcp_init_receiver(TcpSock *tp, const TcpSock *peer)
+{
+    tp->rcv_nxt = tp->rcv_wup = tp->copied_seq = peer->snd_una;
+    /* tcp_initialize_rcv_mss: min(advmss, mss, rcv_wnd/2, 536), at least 88 */
+    uint32_t hint = tp->advmss < peer->mss_cache ? tp->advmss : peer->mss_cache;
+    if (hint > tp->rcv_wnd / 2)
+        hint = tp->rcv_wnd / 2;
+    if (hint > TCP_MSS_DEFAULT)
+        hint = TCP_MSS_DEFAULT;
+    tp->ack.rcv_mss = hint < TCP_MIN_MSS ? TCP_MIN_MSS : hint;
+    tp->rcvq_space.space = tp->rcv_wnd;
+    tp->rcvq_space.seq = tp->copied_seq;
+}
+
+void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu)
+{
+    Host *ha = tcp_host(a), *hb = tcp_host(b);
+    bool loopback = ha == hb;
+    a->sack_ok = b->sack_ok = tcp_conf(a)->sack && tcp_conf(b)->sack;
+    a->ts_ok = b->ts_ok = tcp_conf(a)->timestamps && tcp_conf(b)->timestamps;
+    a->peer_host = hb->id;
+    a->peer_port = b->sk.port;
+    b->peer_host = ha->id;
+    b->peer_port = a->sk.port;
+    /* ISNs 0: data starts at 1, like tcpdump's relative numbers */
+    tcp_init_endpoint(a, mtu, loopback || ha->conf->nic.tso, 0);
+    tcp_init_endpoint(b, mtu, loopback || hb->conf->nic.tso, 0);
+    a->snd_wscale = b->rcv_wscale;
+    b->snd_wscale = a->rcv_wscale;
+    tcp_init_receiver(a, b);
+    tcp_init_receiver(b, a);
+    a->snd_wnd = a->max_window = b->rcv_wnd;
+    b->snd_wnd = b->max_window = a->rcv_wnd;
+    a->snd_wl1 = a->rcv_nxt;
+    b->snd_wl1 = b->rcv_nxt;
+}
+
+/* ---- sendmsg ---- */
+
+enum { SND_LOCK, SND_COPY, SND_FLUSH, SND_WAIT_RELEASE, SND_WAIT_LOCK, SND_RELEASE, SND_DONE };
+
+static bool sk_stream_memory_free(const TcpSock *tp)
+{
+    return tp->sk.wmem_queued < tp->sk.sndbuf;
+}
+
+static void tcp_charge_copy(const TcpSock *tp, Cpu *cpu, uint64_t bytes)
+{
+    cpu_charge(cpu, (sim_time_t)((bytes * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB)) / 1024u));
+}
+
+/* sk_stream_alloc_skb + skb_entail: a new empty skb at the tail of the write queue. */
+Skb *tcp_entail_new_skb(TcpSock *tp, Cpu *cpu)
+{
+    Skb *skb = skb_alloc(tcp_host(tp)->pool);
+    skb->seq = skb->end_seq = tp->write_seq;
+    skb->truesize = truesize_tx_skb(0);
+    skb->gso_size = (uint16_t)(tp->mss_cache > 65535 ? 65535 : tp->mss_cache);
+    tp->sk.wmem_queued += skb->truesize;
+    tcp_skb_append(&tp->write_queue, skb);
+    tcp_charge(tp, cpu, COST_SENDMSG_SKB);
+    return skb;
+}
+
+/* tcp_push at the end of the call (or before waiting for memory): PSH on the tail. */
+static void tcp_push(TcpSock *tp, int nonagle, Cpu *cpu)
+{
+    Skb *tail = tp->write_queue.tail;
+    if (!tail)
+        return;
+    tcp_mark_push(tp, tail);
+    __tcp_push_pending_frames(tp, tp->mss_cache, nonagle, cpu);
+}
+
+/* A new skb is needed: memory check, periodic backlog flush (A.9), allocation.
+ * Returns the skb, or NULL after changing phase. */
+static Skb *tcp_sendmsg_new_segment(TcpSock *tp, Task *t, TcpCall *c)
+{
+    uint32_t every = tcp_stack(tp)->sendmsg_flush_backlog_every;
+    if (!sk_stream_memory_free(tp)) {
+        tp->sock_nospace = true;
+        if (c->done)
+            tcp_push(tp, TCP_NAGLE_PUSH, t->cpu);
+        c->phase = SND_WAIT_RELEASE;
+        return NULL;
+    }
+    if (every && c->process_backlog >= every) {
+        c->process_backlog = 0;
+        if (sk_backlog_pending(&tp->sk)) {
+            c->phase = SND_FLUSH; /* then "goto restart" */
+            return NULL;
+        }
+    }
+    c->process_backlog++;
+    return tcp_entail_new_skb(tp, t->cpu);
+}
+
+/* One step of the copy loop: fill (part of) one skb. */
+static void tcp_sendmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
+{
+    uint32_t size_goal;
+    uint32_t mss_now = tcp_send_mss(tp, &size_goal);
+    if (c->done >= c->len) {
+        tcp_push(tp, 0, t->cpu);
+        c->phase = SND_RELEASE;
+        return;
+    }
+    Skb *skb = tp->write_queue.tail;
+    if (!skb || skb->len >= size_goal) {
+        skb = tcp_sendmsg_new_segment(tp, t, c);
+        if (!skb)
+            return;
+    }
+    uint64_t n = size_goal - skb->len;
+    if (n > c->len - c->done)
+        n = c->len - c->done;
+    skb->len += (uint32_t)n;
+    skb->end_seq += n;
+    skb->truesize += (uint32_t)n;
+    tp->sk.wmem_queued += n;
+    tp->write_seq += n;
+    c->done += n;
+    tcp_charge_copy(tp, t->cpu, n);
+    if (skb->len < size_goal)
+        return;
+    if (tp->write_seq > tp->pushed_seq + (tp->max_window >> 1)) { /* forced_push */
+        tcp_mark_push(tp, skb);
+        __tcp_push_pending_frames(tp, mss_now, TCP_NAGLE_PUSH, t->cpu);
+    } else if (skb == tp->write_queue.head) {
+        tcp_push_one(tp, mss_now, t->cpu);
+    }
+}
+
+/* sk_stream_wait_memory: release (draining the backlog), sleep unless space came back. */
+static void tcp_sendmsg_wait(TcpSock *tp, Task *t, TcpCall *c)
+{
+    if (!release_sock_step(&tp->sk, t))
+        return;
+    c->phase = SND_WAIT_LOCK;
+    if (!sk_stream_memory_free(tp)) {
+        tp->sock_nospace = true;
+        tp->snd_waiter = t;
+        task_sleep(t);
+    }
+}
+
+bool tcp_sendmsg_step(TcpSock *tp, Task *t, TcpCall *c)
+{
+    switch (c->phase) {
+    case SND_LOCK:
+    case SND_WAIT_LOCK:
+        if (lock_sock_step(&tp->sk, t))
+            c->phase = SND_COPY;
+        return false;
+    case SND_COPY:
+        tcp_sendmsg_copy(tp, t, c);
+        return false;
+    case SND_FLUSH:
+        if (sk_flush_backlog_step(&tp->sk, t))
+            c->phase = SND_COPY;
+        return false;
+    case SND_WAIT_RELEASE:
+        tcp_sendmsg_wait(tp, t, c);
+        return false;
+    case SND_RELEASE:
+        if (!release_sock_step(&tp->sk, t))
+            return false;
+        c->phase = SND_DONE;
+        return true;
+    default:
+        return true;
+    }
+}
+
+/* ---- recvmsg ---- */
+
+enum { RCV_LOCK, RCV_COPY, RCV_FLUSH, RCV_WAIT_RELEASE, RCV_WAIT_LOCK, RCV_RELEASE, RCV_DONE };
+
+/* Copy from the head of the receive queue; frees fully read skbs. Returns bytes copied. */
+static uint64_t tcp_recv_copy(TcpSock *tp, TcpCall *c)
+{
+    Skb *skb = tp->rcv_queue.head;
+    uint64_t copied = 0;
+    while (skb && skb->end_seq <= tp->copied_seq) { /* fully read or duplicate */
+        tcp_skb_unlink(&tp->rcv_queue, skb);
+        tp->sk.rmem_alloc -= skb->truesize;
+        skb_free(tcp_host(tp)->pool, skb);
+        skb = tp->rcv_queue.head;
+    }
+    if (!skb)
+        return 0;
+    uint64_t avail = skb->end_seq - tp->copied_seq;
+    copied = avail < c->len - c->done ? avail : c->len - c->done;
+    tp->copied_seq += copied;
+    c->done += copied;
+    tp->bytes_received += copied;
+    if (skb->end_seq <= tp->copied_seq) {
+        tcp_skb_unlink(&tp->rcv_queue, skb);
+        tp->sk.rmem_alloc -= skb->truesize;
+        skb_free(tcp_host(tp)->pool, skb);
+    }
+    return copied;
+}
+
+static void tcp_recvmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
+{
+    if (tp->prequeue.head && tp->copied_seq == tp->rcv_nxt) {
+        tcp_prequeue_process(tp, t->cpu);
+        return;
+    }
+    uint64_t n = tcp_recv_copy(tp, c);
+    if (n) {
+        tcp_charge_copy(tp, t->cpu, n);
+        if (c->done >= c->len)
+            c->phase = RCV_RELEASE;
+        return;
+    }
+    if (c->done >= c->target && !sk_backlog_pending(&tp->sk)) {
+        c->phase = RCV_RELEASE;
+    } else if (c->done >= c->target) {
+        c->phase = RCV_FLUSH; /* process the backlog without sleeping */
+    } else {
+        if (!sk_backlog_pending(&tp->sk)) /* 2021: skipped while a backlog waits */
+            tcp_cleanup_rbuf(tp, c->done, t->cpu);
+        c->phase = RCV_WAIT_RELEASE;
+    }
+}
+
+/* sk_wait_data: release (draining the backlog) and sleep unless data arrived meanwhile. */
+static void tcp_recvmsg_wait(TcpSock *tp, Task *t, TcpCall *c)
+{
+    if (!release_sock_step(&tp->sk, t))
+        return;
+    c->phase = RCV_WAIT_LOCK;
+    if (tp->rcv_nxt == tp->copied_seq && !tp->prequeue.head) {
+        tp->rcv_waiter = t;
+        task_sleep(t);
+    }
+}
+
+static bool tcp_recvmsg_end(TcpSock *tp, Task *t, TcpCall *c)
+{
+    if (c->phase == RCV_RELEASE) {
+        tcp_rcv_space_adjust(tp);
+        tcp_cleanup_rbuf(tp, c->done, t->cpu);
+        tp->ucopy_task = NULL;
+        c->phase = RCV_DONE;
+    }
+    return release_sock_step(&tp->sk, t);
+}
+
+bool tcp_recvmsg_step(TcpSock *tp, Task *t, TcpCall *c)
+{
+    switch (c->phase) {
+    case RCV_LOCK:
+    case RCV_WAIT_LOCK:
+        if (lock_sock_step(&tp->sk, t)) {
+            c->phase = RCV_COPY;
+            tp->ucopy_task = t; /* a reader is in recvmsg: prequeue may be used while it sleeps */
+        }
+        return false;
+    case RCV_COPY:
+        tcp_recvmsg_copy(tp, t, c);
+        return false;
+    case RCV_FLUSH:
+        if (sk_flush_backlog_step(&tp->sk, t))
+            c->phase = RCV_COPY;
+        return false;
+    case RCV_WAIT_RELEASE:
+        tcp_recvmsg_wait(tp, t, c);
+        return false;
+    default:
+        return tcp_recvmsg_end(tp, t, c);
+    }
+}
+
+/* ---- results ---- */
+
+TcpInfo tcp_get_info(const TcpSock *tp)
+{
+    return (TcpInfo){
+        .bytes_acked = tp->bytes_acked,
+        .bytes_received = tp->bytes_received,
+        .retrans_segs = tp->total_retrans,
+        .srtt_ns = (sim_time_t)(tp->srtt_us >> 3) * SIM_US,
+        .cwnd = tp->snd_cwnd,
+        .ssthresh = tp->snd_ssthresh,
+        .packets_out = tp->packets_out,
+        .ca_state = tp->ca_state,
+    };
+}

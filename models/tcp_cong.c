@@ -1,0 +1,95 @@
+/* tcp_cong.c - pluggable congestion control, as net/ipv4/tcp_cong.c.
+ *
+ * What it models: the ops table every algorithm fills (ssthresh, cong_avoid and undo_cwnd are
+ * required; init, set_state, cwnd_event and pkts_acked may be NULL), a registry looked up by
+ * name that rejects incomplete tables, and the helpers algorithms share: slow start
+ * (cwnd = min(cwnd + acked, ssthresh)), additive increase with a credit counter, and the
+ * cwnd-limited test. Each algorithm lives in its own file and exports only its ops.
+ */
+#include "models/tcp_internal.h"
+
+#include <glib.h>
+#include <string.h>
+
+typedef const TcpCongOps *(*TcpCaGetter)(void);
+static const TcpCaGetter tcp_ca_registry[] = { tcp_cubic_ops, tcp_reno_ops };
+
+static bool tcp_ca_valid(const TcpCongOps *ops)
+{
+    return ops && ops->name && ops->ssthresh && ops->cong_avoid && ops->undo_cwnd;
+}
+
+const TcpCongOps *tcp_ca_find(const char *name)
+{
+    for (size_t i = 0; i < G_N_ELEMENTS(tcp_ca_registry); i++) {
+        const TcpCongOps *ops = tcp_ca_registry[i]();
+        g_assert(tcp_ca_valid(ops)); /* tcp_register_congestion_control: -EINVAL */
+        if (strcmp(ops->name, name) == 0)
+            return ops;
+    }
+    return NULL;
+}
+
+const TcpCongOps *tcp_ca_for_conf(CongControl cc)
+{
+    return tcp_ca_find(cc == CC_RENO ? "reno" : "cubic");
+}
+
+void tcp_init_congestion_control(TcpSock *tp)
+{
+    tp->ca_ops = tcp_ca_for_conf(tcp_conf(tp)->cc);
+    g_assert(tp->ca_ops);
+    memset(tp->ca_priv, 0, sizeof(tp->ca_priv));
+    if (tp->ca_ops->init)
+        tp->ca_ops->init(tp);
+}
+
+void tcp_ca_event(TcpSock *tp, TcpCaEvent ev)
+{
+    if (tp->ca_ops->cwnd_event)
+        tp->ca_ops->cwnd_event(tp, ev);
+}
+
+/* tcp_slow_start: returns the acked packets left over for congestion avoidance. */
+uint32_t tcp_slow_start(TcpSock *tp, uint32_t acked)
+{
+    uint64_t cwnd = (uint64_t)tp->snd_cwnd + acked;
+    if (cwnd > tp->snd_ssthresh)
+        cwnd = tp->snd_ssthresh;
+    acked -= (uint32_t)(cwnd - tp->snd_cwnd);
+    tp->snd_cwnd = cwnd < tp->snd_cwnd_clamp ? (uint32_t)cwnd : tp->snd_cwnd_clamp;
+    return acked;
+}
+
+/* tcp_cong_avoid_ai: one segment per w acked (credit in snd_cwnd_cnt). */
+void tcp_cong_avoid_ai(TcpSock *tp, uint32_t w, uint32_t acked)
+{
+    if (tp->snd_cwnd_cnt >= w) {
+        tp->snd_cwnd_cnt = 0;
+        tp->snd_cwnd++;
+    }
+    tp->snd_cwnd_cnt += acked;
+    if (tp->snd_cwnd_cnt >= w) {
+        uint32_t delta = tp->snd_cwnd_cnt / w;
+        tp->snd_cwnd_cnt -= delta * w;
+        tp->snd_cwnd += delta;
+    }
+    if (tp->snd_cwnd > tp->snd_cwnd_clamp)
+        tp->snd_cwnd = tp->snd_cwnd_clamp;
+}
+
+/* tcp_is_cwnd_limited: grow only a cwnd that is used (in slow start: up to 2x what was out). */
+bool tcp_is_cwnd_limited(const TcpSock *tp)
+{
+    if (tp->is_cwnd_limited)
+        return true;
+    if (tcp_in_slow_start(tp))
+        return tp->snd_cwnd < 2u * tp->max_packets_out;
+    return false;
+}
+
+/* tcp_reno_undo_cwnd: undo restores the cwnd from before the reduction. */
+uint32_t tcp_reno_undo_cwnd(TcpSock *tp)
+{
+    return tp->snd_cwnd > tp->prior_cwnd ? tp->snd_cwnd : tp->prior_cwnd;
+}

@@ -1,0 +1,292 @@
+/* tcp_cubic.c - CUBIC congestion control (RFC 9438 as Linux's tcp_cubic.c "v2.3", T.F.2).
+ *
+ * Window growth follows W(t) = W_max + C (t - K)^3 from the last reduction, t counted from the
+ * epoch start plus the minimum RTT, K = cbrt(W_max (1 - beta) / C), in the kernel's fixed point:
+ * time in 2^-10 s (BICTCP_HZ = 10), C = bic_scale/1024 with bic_scale = 41 (cube_rtt_scale =
+ * 410), beta = 717/1024; fast convergence lowers W_max to cwnd (1 + beta)/2 when a reduction
+ * comes below the previous W_max; a Reno-friendly estimate (beta_scale 15) keeps CUBIC at least
+ * as fast as Reno; growth is at most 1.5x per RTT (cnt >= 2) and, before any loss, at least
+ * 5% per RTT (cnt <= 20). cnt is recomputed at most once per jiffy. HyStart (ACK train within
+ * 2 ms spreading beyond half the min RTT, or a round's min RTT above delay_min + clamp(delay_min
+ * / 8, 4 ms, 16 ms) after 8 samples) ends slow start from cwnd >= 16.
+ */
+#include "models/tcp_internal.h"
+
+#include <glib.h>
+#include <string.h>
+
+#define BICTCP_BETA_SCALE 1024u  /* scale of beta */
+#define CUBIC_BETA 717u          /* beta = 717/1024 ~ 0.7 */
+#define BICTCP_HZ 10u            /* time unit 2^-10 s */
+#define CUBIC_BIC_SCALE 41u      /* C = 41 * 10 / 1024 ~ 0.4 */
+#define CUBE_RTT_SCALE (CUBIC_BIC_SCALE * 10u)
+/* 8 (1024 + 717) / 3 / (1024 - 717) = 15: Reno-friendly ack count per cwnd increment, x8 */
+#define CUBIC_BETA_SCALE ((8u * (BICTCP_BETA_SCALE + CUBIC_BETA)) / 3u / (BICTCP_BETA_SCALE - CUBIC_BETA))
+#define HYSTART_LOW_WINDOW 16u   /* hystart_low_window */
+#define HYSTART_ACK_DELTA_US 2000u
+#define HYSTART_MIN_SAMPLES 8u
+#define HYSTART_DELAY_MIN_US 4000u
+#define HYSTART_DELAY_MAX_US 16000u
+
+typedef struct CubicState {
+    uint32_t cnt;              /* increase cwnd by 1 after cnt ACKed packets */
+    uint32_t last_max_cwnd;    /* W_max */
+    uint32_t last_cwnd;
+    uint64_t last_time;        /* jiffies of the last cnt update */
+    uint32_t bic_origin_point; /* W at the inflection point */
+    uint32_t bic_K;            /* time to the origin point, 2^-10 s */
+    uint32_t delay_min;        /* min RTT, us */
+    uint64_t epoch_start;      /* jiffies */
+    bool in_epoch;
+    uint32_t ack_cnt;
+    uint32_t tcp_cwnd;         /* Reno-friendly estimate */
+    /* HyStart */
+    bool found;
+    uint8_t sample_cnt;
+    uint64_t round_start, last_ack; /* us */
+    uint64_t end_seq;
+    uint32_t curr_rtt;
+} CubicState;
+
+G_STATIC_ASSERT(sizeof(CubicState) <= sizeof(((TcpSock *)0)->ca_priv));
+
+static CubicState *cubic(TcpSock *tp)
+{
+    return (CubicState *)tp->ca_priv;
+}
+
+static uint64_t cubic_now_us(const TcpSock *tp)
+{
+    return (uint64_t)sim_now(tcp_sim(tp)) / SIM_US;
+}
+
+/* floor(cbrt(a)) by bisection on 2^22 (enough for any 64-bit a). */
+static uint32_t cubic_root(uint64_t a)
+{
+    uint64_t lo = 0, hi = 1u << 22;
+    while (lo < hi) {
+        uint64_t mid = (lo + hi + 1) / 2;
+        if ((unsigned __int128)mid * mid * mid <= a)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return (uint32_t)lo;
+}
+
+static void bictcp_reset(CubicState *ca)
+{
+    memset(ca, 0, offsetof(CubicState, found));
+    ca->found = false;
+}
+
+static void bictcp_hystart_reset(TcpSock *tp)
+{
+    CubicState *ca = cubic(tp);
+    ca->round_start = ca->last_ack = cubic_now_us(tp);
+    ca->end_seq = tp->snd_nxt;
+    ca->curr_rtt = UINT32_MAX;
+    ca->sample_cnt = 0;
+}
+
+static void cubictcp_init(TcpSock *tp)
+{
+    bictcp_reset(cubic(tp));
+    bictcp_hystart_reset(tp);
+}
+
+/* Start an epoch: the curve restarts at cwnd, with its plateau at W_max. */
+static void cubic_epoch_start(TcpSock *tp, CubicState *ca, uint32_t cwnd, uint32_t acked, uint64_t now)
+{
+    ca->epoch_start = now;
+    ca->in_epoch = true;
+    ca->ack_cnt = acked;
+    ca->tcp_cwnd = cwnd;
+    (void)tp;
+    if (ca->last_max_cwnd <= cwnd) {
+        ca->bic_K = 0;
+        ca->bic_origin_point = cwnd;
+    } else {
+        /* K = cbrt((W_max - cwnd) / C) in 2^-10 s: cube_factor = 2^(10 + 3*10) / cube_rtt_scale */
+        uint64_t cube_factor = (1ull << (10 + 3 * BICTCP_HZ)) / CUBE_RTT_SCALE;
+        ca->bic_K = cubic_root(cube_factor * (ca->last_max_cwnd - cwnd));
+        ca->bic_origin_point = ca->last_max_cwnd;
+    }
+}
+
+/* cnt from the cubic curve at t = now - epoch + min RTT. */
+static void cubic_curve_cnt(TcpSock *tp, CubicState *ca, uint32_t cwnd, uint64_t now)
+{
+    uint64_t t = now - ca->epoch_start + usecs_to_jiffies_hz(ca->delay_min, tp->hz);
+    t = (t << BICTCP_HZ) / tp->hz;
+    uint64_t offs = t < ca->bic_K ? ca->bic_K - t : t - ca->bic_K;
+    unsigned __int128 d = (unsigned __int128)CUBE_RTT_SCALE * offs * offs * offs;
+    uint64_t delta = (uint64_t)(d >> (10 + 3 * BICTCP_HZ));
+    uint64_t target = t < ca->bic_K ? ca->bic_origin_point - delta : ca->bic_origin_point + delta;
+    if (t < ca->bic_K && delta > ca->bic_origin_point)
+        target = 0;
+    if (target > cwnd)
+        ca->cnt = (uint32_t)(cwnd / (target - cwnd));
+    else
+        ca->cnt = 100u * cwnd; /* very small increment */
+    if (ca->last_max_cwnd == 0 && ca->cnt > 20)
+        ca->cnt = 20; /* at least 5% per RTT before the first loss */
+}
+
+/* Reno-friendliness: never slower than Reno's cwnd estimate. */
+static void cubic_tcp_friendliness(CubicState *ca, uint32_t cwnd)
+{
+    uint32_t delta = (cwnd * CUBIC_BETA_SCALE) >> 3;
+    if (!delta)
+        delta = 1;
+    while (ca->ack_cnt > delta) {
+        ca->ack_cnt -= delta;
+        ca->tcp_cwnd++;
+    }
+    if (ca->tcp_cwnd > cwnd) {
+        uint32_t max_cnt = cwnd / (ca->tcp_cwnd - cwnd);
+        if (ca->cnt > max_cnt)
+            ca->cnt = max_cnt;
+    }
+}
+
+static void bictcp_update(TcpSock *tp, CubicState *ca, uint32_t cwnd, uint32_t acked)
+{
+    uint64_t now = tcp_jiffies(tp);
+    ca->ack_cnt += acked;
+    if (ca->last_cwnd == cwnd && now - ca->last_time <= tp->hz / 32)
+        return;
+    if (!(ca->in_epoch && now == ca->last_time)) { /* at most once per jiffy */
+        ca->last_cwnd = cwnd;
+        ca->last_time = now;
+        if (!ca->in_epoch)
+            cubic_epoch_start(tp, ca, cwnd, acked, now);
+        cubic_curve_cnt(tp, ca, cwnd, now);
+    }
+    cubic_tcp_friendliness(ca, cwnd);
+    if (ca->cnt < 2)
+        ca->cnt = 2; /* at most 1.5x per RTT */
+}
+
+static void cubictcp_cong_avoid(TcpSock *tp, uint64_t ack, uint32_t acked)
+{
+    (void)ack;
+    if (!tcp_is_cwnd_limited(tp))
+        return;
+    if (tcp_in_slow_start(tp)) {
+        acked = tcp_slow_start(tp, acked);
+        if (!acked)
+            return;
+    }
+    bictcp_update(tp, cubic(tp), tp->snd_cwnd, acked);
+    tcp_cong_avoid_ai(tp, cubic(tp)->cnt, acked);
+}
+
+static uint32_t cubictcp_recalc_ssthresh(TcpSock *tp)
+{
+    CubicState *ca = cubic(tp);
+    uint32_t cwnd = tp->snd_cwnd;
+    ca->in_epoch = false; /* end of epoch */
+    if (cwnd < ca->last_max_cwnd) /* fast convergence */
+        ca->last_max_cwnd = (cwnd * (BICTCP_BETA_SCALE + CUBIC_BETA)) / (2u * BICTCP_BETA_SCALE);
+    else
+        ca->last_max_cwnd = cwnd;
+    uint32_t ss = (cwnd * CUBIC_BETA) / BICTCP_BETA_SCALE;
+    return ss > 2 ? ss : 2;
+}
+
+static void cubictcp_state(TcpSock *tp, uint8_t new_state)
+{
+    if (new_state == TCP_CA_Loss) {
+        bictcp_reset(cubic(tp));
+        bictcp_hystart_reset(tp);
+    }
+}
+
+static void cubictcp_cwnd_event(TcpSock *tp, TcpCaEvent ev)
+{
+    CubicState *ca = cubic(tp);
+    if (ev != CA_EVENT_TX_START || !ca->in_epoch)
+        return;
+    /* idle (application limited): shift the epoch to keep growth on the curve */
+    uint64_t now = tcp_jiffies(tp);
+    if (now > tp->lsndtime) {
+        ca->epoch_start += now - tp->lsndtime;
+        if (ca->epoch_start > now)
+            ca->epoch_start = now;
+    }
+}
+
+static uint32_t hystart_ack_delay(const TcpSock *tp)
+{
+    if (!tp->pacing_rate)
+        return 0;
+    uint64_t d = (uint64_t)TCP_GSO_MAX_SIZE * 4u * 1000000u / tp->pacing_rate;
+    return d < 1000 ? (uint32_t)d : 1000u;
+}
+
+static void hystart_found(TcpSock *tp, CubicState *ca)
+{
+    ca->found = true;
+    tp->snd_ssthresh = tp->snd_cwnd;
+}
+
+static void hystart_update(TcpSock *tp, CubicState *ca, uint32_t delay)
+{
+    if (tp->snd_una > ca->end_seq)
+        bictcp_hystart_reset(tp);
+    if (tp->snd_cwnd < HYSTART_LOW_WINDOW)
+        return;
+    uint64_t now = cubic_now_us(tp);
+    if (now - ca->last_ack <= HYSTART_ACK_DELTA_US) { /* ACK train */
+        ca->last_ack = now;
+        uint32_t threshold = (ca->delay_min + hystart_ack_delay(tp)) >> 1; /* not paced */
+        if (now - ca->round_start > threshold) {
+            hystart_found(tp, ca);
+            return;
+        }
+    }
+    if (ca->curr_rtt > delay)
+        ca->curr_rtt = delay;
+    if (ca->sample_cnt < HYSTART_MIN_SAMPLES) {
+        ca->sample_cnt++;
+        return;
+    }
+    uint32_t thresh = ca->delay_min >> 3;
+    thresh = thresh < HYSTART_DELAY_MIN_US ? HYSTART_DELAY_MIN_US
+           : thresh > HYSTART_DELAY_MAX_US ? HYSTART_DELAY_MAX_US : thresh;
+    if (ca->curr_rtt > ca->delay_min + thresh)
+        hystart_found(tp, ca);
+}
+
+static void cubictcp_acked(TcpSock *tp, uint32_t pkts_acked, int32_t rtt_us)
+{
+    CubicState *ca = cubic(tp);
+    (void)pkts_acked;
+    if (rtt_us < 0)
+        return;
+    /* discard delay samples right after a reduction */
+    if (ca->in_epoch && tcp_jiffies(tp) - ca->epoch_start < tp->hz)
+        return;
+    uint32_t delay = rtt_us ? (uint32_t)rtt_us : 1;
+    if (!ca->delay_min || ca->delay_min > delay)
+        ca->delay_min = delay;
+    if (!ca->found && tcp_in_slow_start(tp))
+        hystart_update(tp, ca, delay);
+}
+
+static const TcpCongOps tcp_cubic = {
+    .name = "cubic",
+    .ssthresh = cubictcp_recalc_ssthresh,
+    .cong_avoid = cubictcp_cong_avoid,
+    .undo_cwnd = tcp_reno_undo_cwnd,
+    .init = cubictcp_init,
+    .set_state = cubictcp_state,
+    .cwnd_event = cubictcp_cwnd_event,
+    .pkts_acked = cubictcp_acked,
+};
+
+const TcpCongOps *tcp_cubic_ops(void)
+{
+    return &tcp_cubic;
+}

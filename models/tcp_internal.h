@@ -1,0 +1,468 @@
+/* tcp_internal.h - the TcpSock and the prototypes the tcp_*.c files share (opaque elsewhere).
+ *
+ * Field names follow the kernel's struct tcp_sock / inet_connection_sock so that a reader can
+ * map each line to Linux: snd_una, snd_nxt, rcv_nxt, rcv_wup, srtt_us (8 x SRTT), icsk_pending,
+ * icsk_ack.pending, ... Sequence numbers are 64-bit and never wrap, so plain comparisons replace
+ * the kernel's before()/after(). Time: sim_time_t ns for skb stamps and tcp_mstamp, microseconds
+ * where the kernel keeps microseconds (RTT state), jiffies of the host's HZ for timer_list
+ * values (icsk_rto, ato, timeouts), milliseconds for the timestamp option (TCP_TS_HZ = 1000).
+ * Constants cite shared/notes/kernel-tcp-timers-acks.md ("T.x") or kernel-host-mechanics.md
+ * ("H.x").
+ */
+#ifndef SKSIM_TCP_INTERNAL_H
+#define SKSIM_TCP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "models/cpu.h"
+#include "models/host.h"
+#include "models/skb.h"
+#include "models/sock.h"
+#include "models/tcp.h"
+#include "sim/ktimer.h"
+
+/* ---- constants (T.0.1 table; in jiffies they scale with the host's HZ) ---- */
+#define TCP_MAX_QUICKACKS 16u          /* T.0.1 */
+#define TCP_FASTRETRANS_THRESH 3u      /* T.0.1: dupthresh, initial tp->reordering */
+#define TCP_INIT_CWND 10u              /* T.0.1/F.1: IW10 (2.6.39+) */
+#define TCP_INFINITE_SSTHRESH 0x7fffffffu /* T.0.1 */
+#define TCP_MSS_DEFAULT 536u           /* T.0.1 / A.2 */
+#define TCP_MIN_MSS 88u                /* T.0.1 / A.2 */
+#define TCP_TIMEOUT_MIN_US 2000u       /* T.0.1: TLP's 2 ms term (6.x) */
+#define TCP_RTO_MAX_SEC 120u           /* T.0.1: TCP_RTO_MAX = 120 s */
+#define TCP_RESOURCE_PROBE_MS 500u     /* T.C.4 step 7: TCP_RESOURCE_PROBE_INTERVAL = HZ/2 */
+#define TCP_RACK_RECOVERY_THRESH 16u   /* T.D.4 */
+#define TCP_TS_HZ 1000u                /* T.0: TSval ticks in ms since 4.13 */
+#define TCP_HDR_LEN 20u                /* struct tcphdr */
+#define TCPOLEN_TSTAMP_ALIGNED 12u     /* timestamps option as Linux aligns it */
+#define TCP_GSO_MAX_SIZE 65536u        /* H.D.2 / E.2: GSO_LEGACY_MAX_SIZE */
+#define TCP_MIN_TSO_SEGS 2u            /* T.0.1 sysctl tcp_min_tso_segs */
+#define TCP_TSO_RTT_LOG 9u             /* T.0.1: tcp_tso_rtt_log = 2^9 us */
+#define TCP_PACING_SHIFT 10u           /* H.0: sk_pacing_shift, ~1 ms of data */
+#define TCP_PACING_SS_RATIO 200u       /* T.0.1 tcp_pacing_ss_ratio */
+#define TCP_PACING_CA_RATIO 120u       /* T.0.1 tcp_pacing_ca_ratio */
+#define TCP_WMEM_MAX (4u << 20)        /* H.0: tcp_wmem[2] = 4 MiB, sndbuf autotuning ceiling */
+#define TCP_RMEM_MIN 4096u             /* H.0: tcp_rmem[0] */
+#define SKB_TRUESIZE_OVERHEAD 576u     /* H.B.4: aligned sk_buff (256) + skb_shared_info (~320) */
+#define MAX_TCP_HEADER 320u            /* H.B.4 per_mss formula: L1-aligned header room */
+#define SKB_SHINFO_SIZE 320u           /* H.B.4: aligned skb_shared_info */
+#define SKB_HEAD_SIZE 256u             /* H.B.4: aligned sizeof(struct sk_buff) */
+#define TCP_ACK_TRUESIZE 1024u         /* H.B.4: a locally built ACK is ~0.8-1.3 KB */
+#define TCP_PREQUEUE_MAX_SKBS 32u      /* H.A.3 4.x prequeue limit (>= 32 skbs: process now) */
+
+/* icsk_pending values (T.0.1, include/net/inet_connection_sock.h) */
+enum { ICSK_TIME_RETRANS = 1, ICSK_TIME_DACK = 2, ICSK_TIME_PROBE0 = 3, ICSK_TIME_LOSS_PROBE = 5,
+       ICSK_TIME_REO_TIMEOUT = 6 };
+/* icsk_ack.pending bits (T.A.1) */
+enum { ICSK_ACK_SCHED = 1, ICSK_ACK_TIMER = 2, ICSK_ACK_PUSHED = 4, ICSK_ACK_PUSHED2 = 8,
+       ICSK_ACK_NOW = 16 };
+/* sk_tsq_flags (H.A.7) */
+enum { TSQF_THROTTLED = 1, TCPF_TSQ_DEFERRED = 2, TCPF_WRITE_TIMER_DEFERRED = 4,
+       TCPF_DELACK_TIMER_DEFERRED = 8, TCPF_ACK_DEFERRED = 16 };
+#define TCP_DEFERRED_ALL (TCPF_TSQ_DEFERRED | TCPF_WRITE_TIMER_DEFERRED | \
+                          TCPF_DELACK_TIMER_DEFERRED | TCPF_ACK_DEFERRED)
+/* TCP_SKB_CB(skb)->sacked bits, kernel values */
+enum { TCPCB_SACKED_ACKED = 0x01, TCPCB_SACKED_RETRANS = 0x02, TCPCB_LOST = 0x04,
+       TCPCB_EVER_RETRANS = 0x80 };
+#define TCPCB_RETRANS (TCPCB_SACKED_RETRANS | TCPCB_EVER_RETRANS)
+/* Congestion-avoidance states (icsk_ca_state) */
+enum { TCP_CA_Open = 0, TCP_CA_Disorder = 1, TCP_CA_CWR = 2, TCP_CA_Recovery = 3, TCP_CA_Loss = 4 };
+/* Nagle modes */
+enum { TCP_NAGLE_OFF = 1, TCP_NAGLE_CORK = 2, TCP_NAGLE_PUSH = 4 };
+/* Retransmit decision of tcp_fastretrans_alert (kernel: REXMIT_NONE/LOST/NEW) */
+enum { REXMIT_NONE = 0, REXMIT_LOST = 1, REXMIT_NEW = 2 };
+/* Congestion-control events */
+typedef enum { CA_EVENT_TX_START, CA_EVENT_CWND_RESTART, CA_EVENT_COMPLETE_CWR, CA_EVENT_LOSS } TcpCaEvent;
+
+/* tcp_ack() flags (kernel FLAG_* names) */
+enum {
+    FLAG_DATA = 0x01, FLAG_WIN_UPDATE = 0x02, FLAG_DATA_ACKED = 0x04, FLAG_RETRANS_DATA_ACKED = 0x08,
+    FLAG_SYN_ACKED = 0x10, FLAG_DATA_SACKED = 0x20, FLAG_ECE = 0x40, FLAG_LOST_RETRANS = 0x80,
+    FLAG_SLOWPATH = 0x100, FLAG_ORIG_SACK_ACKED = 0x200, FLAG_SND_UNA_ADVANCED = 0x400,
+    FLAG_DSACKING_ACK = 0x800, FLAG_SET_XMIT_TIMER = 0x1000, FLAG_SACK_RENEGING = 0x2000,
+    FLAG_UPDATE_TS_RECENT = 0x4000, FLAG_NO_CHALLENGE_ACK = 0x8000, FLAG_ACK_MAYBE_DELAYED = 0x10000,
+    FLAG_DSACK_TLP = 0x20000,
+};
+#define FLAG_ACKED (FLAG_DATA_ACKED | FLAG_SYN_ACKED)
+#define FLAG_NOT_DUP (FLAG_DATA | FLAG_WIN_UPDATE | FLAG_ACKED)
+#define FLAG_CA_ALERT (FLAG_DATA_SACKED | FLAG_ECE | FLAG_DSACKING_ACK)
+#define FLAG_FORWARD_PROGRESS (FLAG_ACKED | FLAG_DATA_SACKED)
+
+typedef struct TcpCongOps TcpCongOps;
+
+typedef struct IcskAck {
+    uint8_t pending;        /* ICSK_ACK_* */
+    uint8_t quick;          /* quick-ACK budget (A.4) */
+    uint8_t pingpong;       /* interactive-mode counter (A.5; threshold 1) */
+    uint32_t ato;           /* jiffies */
+    uint64_t timeout;       /* jiffies of the pending delayed ACK */
+    uint64_t lrcvtime;      /* jiffies of the last data receipt */
+    uint32_t rcv_mss;
+    uint32_t last_seg_size;
+} IcskAck;
+
+typedef struct TcpRack {
+    sim_time_t mstamp;      /* xmit time of the latest (s)acked skb */
+    uint64_t end_seq;
+    uint32_t rtt_us;
+    uint8_t advanced;
+    uint8_t reo_wnd_steps;
+    uint8_t reo_wnd_persist;
+    uint8_t dsack_seen;
+    uint64_t last_delivered;
+} TcpRack;
+
+typedef struct TcpRcvqSpace {
+    uint32_t space;
+    uint64_t seq;
+    sim_time_t time;
+} TcpRcvqSpace;
+
+struct TcpSock {
+    Sock sk;                       /* FIRST: a Sock* is a TcpSock* (tcp_from_sk) */
+    uint32_t hz;
+    uint16_t peer_host, peer_port;
+    TcpXmitHook xmit;              /* NULL = ip_output */
+    void *xmit_ctx;
+    /* negotiated options */
+    bool sack_ok, ts_ok, gso_ok;
+    uint8_t rcv_wscale, snd_wscale;
+    uint32_t mss_cache, advmss;
+    /* ---- sender ---- */
+    uint64_t snd_una, snd_nxt, write_seq, pushed_seq, snd_sml, snd_wl1;
+    uint32_t snd_wnd, max_window;
+    SkbQueue write_queue;          /* not yet sent */
+    SkbQueue rtx_queue;            /* sent, not cumulatively acked, in sequence order */
+    uint32_t packets_out, sacked_out, lost_out, retrans_out;
+    uint32_t snd_cwnd, snd_ssthresh, snd_cwnd_cnt, snd_cwnd_clamp;
+    uint32_t prior_cwnd, prior_ssthresh;
+    uint32_t max_packets_out;
+    uint64_t cwnd_usage_seq;
+    bool is_cwnd_limited;
+    uint32_t prr_delivered, prr_out;
+    uint32_t reordering;
+    bool reord_seen;
+    uint64_t high_seq, undo_marker;
+    int32_t undo_retrans;
+    uint32_t retrans_stamp;        /* TS clock (ms) of the first retransmission, 0 = none */
+    uint64_t total_retrans, dsack_dups;
+    uint64_t tlp_high_seq;
+    bool tlp_retrans;
+    uint8_t frto;
+    uint8_t ca_state;
+    uint64_t delivered;
+    uint64_t lsndtime;             /* jiffies of the last data sent */
+    uint64_t pacing_rate;          /* bytes/s; 0 = unlimited (no RTT yet) */
+    uint32_t tso_segs_goal;        /* tp->gso_segs of tcp_xmit_size_goal */
+    /* RTT (T.C.2) */
+    uint32_t srtt_us;              /* 8 x SRTT */
+    uint32_t mdev_us, mdev_max_us, rttvar_us;
+    uint64_t rtt_seq;
+    uint32_t min_rtt_us;           /* 0 = none */
+    sim_time_t tcp_mstamp;         /* ns clock refreshed per event (tcp_mstamp_refresh) */
+    /* timers (B.5): one retransmit timer shared by RTO/TLP/REO, one delayed-ACK timer */
+    KTimer rtx_timer, delack_timer;
+    Cpu *rtx_timer_cpu, *delack_timer_cpu;
+    SoftirqWork rtx_work, delack_work, tsq_work;
+    Cpu *tsq_cpu;
+    uint8_t icsk_pending;
+    uint64_t icsk_timeout;         /* jiffies */
+    uint32_t icsk_rto;             /* jiffies */
+    uint8_t icsk_backoff, icsk_retransmits;
+    uint32_t tsq_flags;
+    /* RACK */
+    TcpRack rack;
+    /* congestion control */
+    const TcpCongOps *ca_ops;
+    uint64_t ca_priv[16];
+    /* ---- receiver ---- */
+    uint64_t rcv_nxt, rcv_wup, copied_seq;
+    uint32_t rcv_wnd, rcv_ssthresh, window_clamp;
+    SkbQueue rcv_queue;
+    SkbQueue ofo_queue;            /* sorted by seq */
+    IcskAck ack;
+    bool pred_ok;                  /* header prediction may be used */
+    /* timestamps (rx_opt) */
+    bool saw_tstamp;
+    uint32_t rcv_tsval, rcv_tsecr, ts_recent;
+    /* SACK generation */
+    SackBlock selective_acks[SKB_MAX_SACKS];
+    uint8_t num_sacks;
+    bool dsack;
+    SackBlock duplicate_sack;
+    /* receive-side RTT (tcp_rcv_rtt_measure_ts) and buffer autotuning */
+    uint32_t rcv_rtt_us;           /* 8 x estimate, like tp->rcv_rtt_est.rtt_us */
+    TcpRcvqSpace rcvq_space;
+    /* prequeue (<= 4.13, A.12) */
+    SkbQueue prequeue;
+    uint64_t ucopy_memory;
+    Task *ucopy_task;
+    /* process-side waiters */
+    Task *rcv_waiter, *snd_waiter;
+    bool sock_nospace, queue_shrunk;
+    uint32_t rcv_rtt_last_tsecr;
+    /* results and model statistics */
+    uint64_t bytes_acked, bytes_received;
+    uint64_t timer_mod_shortcut, timer_mod_slow; /* tcp_sk_reset_timer outcomes */
+};
+
+static inline Host *tcp_host(const TcpSock *tp)
+{
+    return tp->sk.host;
+}
+static inline const TcpConf *tcp_conf(const TcpSock *tp)
+{
+    return &tp->sk.host->conf->tcp;
+}
+static inline const StackConf *tcp_stack(const TcpSock *tp)
+{
+    return tp->sk.host->stack;
+}
+static inline Sim *tcp_sim(const TcpSock *tp)
+{
+    return tp->sk.host->sim;
+}
+static inline void tcp_charge(const TcpSock *tp, Cpu *cpu, CostId id)
+{
+    cpu_charge(cpu, host_cost(tp->sk.host, id));
+}
+static inline void tcp_count(TcpSock *tp, CounterId id, uint64_t n)
+{
+    tp->sk.host->ctr.v[id] += n;
+}
+static inline uint64_t tcp_jiffies(const TcpSock *tp)
+{
+    return ktimer_jiffies(tcp_sim(tp), tp->hz);
+}
+static inline uint32_t tcp_time_stamp_ms(const TcpSock *tp)
+{
+    return (uint32_t)(sim_now(tcp_sim(tp)) / (SIM_S / TCP_TS_HZ));
+}
+static inline uint32_t tcp_rto_min_us(const TcpSock *tp)
+{
+    return (uint32_t)(tcp_conf(tp)->rto_min_ns / SIM_US);
+}
+static inline uint32_t tcp_rto_min(const TcpSock *tp)
+{
+    return (uint32_t)ktimer_ns_to_jiffies(tcp_conf(tp)->rto_min_ns, tp->hz);
+}
+static inline uint32_t usecs_to_jiffies_hz(uint64_t us, uint32_t hz)
+{
+    return (uint32_t)ktimer_ns_to_jiffies((sim_time_t)us * SIM_US, hz);
+}
+static inline uint64_t jiffies_to_usecs_hz(uint64_t j, uint32_t hz)
+{
+    return j * 1000000u / hz;
+}
+/* HZ-derived kernel constants (T.0.1): DELACK_MIN = ATO_MIN = HZ/25 (4 if HZ < 100),
+ * DELACK_MAX = HZ/5, TIMEOUT_INIT = HZ, TIMEOUT_MIN = 2 jiffies, RTO_MAX = 120 HZ. */
+static inline uint32_t tcp_ato_min(const TcpSock *tp)
+{
+    return tp->hz < 100 ? 4u : tp->hz / 25u;
+}
+static inline uint32_t tcp_delack_max_j(const TcpSock *tp)
+{
+    return tp->hz / 5u;
+}
+static inline uint32_t tcp_rto_max(const TcpSock *tp)
+{
+    return TCP_RTO_MAX_SEC * tp->hz;
+}
+static inline uint32_t tcp_timeout_init(const TcpSock *tp)
+{
+    return tp->hz;
+}
+#define TCP_TIMEOUT_MIN 2u
+
+static inline uint32_t tcp_packets_in_flight(const TcpSock *tp)
+{
+    return tp->packets_out - (tp->sacked_out + tp->lost_out) + tp->retrans_out;
+}
+static inline uint32_t tcp_left_out(const TcpSock *tp)
+{
+    return tp->sacked_out + tp->lost_out;
+}
+static inline bool tcp_in_slow_start(const TcpSock *tp)
+{
+    return tp->snd_cwnd < tp->snd_ssthresh;
+}
+static inline bool tcp_in_cwnd_reduction(const TcpSock *tp)
+{
+    return tp->ca_state == TCP_CA_CWR || tp->ca_state == TCP_CA_Recovery;
+}
+static inline bool tcp_is_sack(const TcpSock *tp)
+{
+    return tp->sack_ok;
+}
+static inline uint64_t tcp_wnd_end(const TcpSock *tp)
+{
+    return tp->snd_una + tp->snd_wnd;
+}
+static inline uint32_t tcp_receive_window(const TcpSock *tp)
+{
+    int64_t win = (int64_t)(tp->rcv_wup + tp->rcv_wnd) - (int64_t)tp->rcv_nxt;
+    return win < 0 ? 0 : (uint32_t)win;
+}
+static inline bool inet_csk_ack_scheduled(const TcpSock *tp)
+{
+    return tp->ack.pending & ICSK_ACK_SCHED;
+}
+static inline bool inet_csk_in_pingpong_mode(const TcpSock *tp)
+{
+    return tp->ack.pingpong >= 1; /* tcp_pingpong_thresh = 1 (T.A.5) */
+}
+static inline bool tcp_in_quickack_mode(const TcpSock *tp)
+{
+    return tp->ack.quick && !inet_csk_in_pingpong_mode(tp);
+}
+static inline uint32_t tcp_skb_pcount(const Skb *skb)
+{
+    return skb->gso_segs ? skb->gso_segs : 1;
+}
+static inline uint32_t tcp_stamp_us_delta(sim_time_t now, sim_time_t then)
+{
+    return now > then ? (uint32_t)((now - then) / SIM_US) : 0;
+}
+
+/* ---- skb lists (write, retransmit, ofo, receive queues) ---- */
+void tcp_skb_append(SkbQueue *q, Skb *skb);
+void tcp_skb_insert_after(SkbQueue *q, Skb *pos, Skb *skb); /* pos NULL: at the head */
+void tcp_skb_unlink(SkbQueue *q, Skb *skb);
+void tcp_skb_purge(SkbQueue *q, SkbPool *pool);
+
+/* ---- tcp.c ---- */
+/* sk_stream_alloc_skb + skb_entail: an empty skb at the write queue's tail, COST_SENDMSG_SKB. */
+Skb *tcp_entail_new_skb(TcpSock *tp, Cpu *cpu);
+
+/* ---- tcp_ipv4.c ---- */
+extern const SockOps tcp_sock_ops;
+void tcp_v4_do_rcv(TcpSock *tp, Skb *skb, Cpu *cpu);
+void tcp_prequeue_process(TcpSock *tp, Cpu *cpu);
+
+/* ---- tcp_input.c ---- */
+/* What one ACK did, shared by tcp_ack, tcp_clean_rtx_queue and tcp_sacktag_write_queue. */
+typedef struct TcpAckState {
+    uint64_t prior_snd_una;
+    uint64_t prior_delivered;
+    sim_time_t first_ackt, last_ackt;   /* xmit times of newly cum-acked, never-rexmitted skbs */
+    sim_time_t first_sackt, last_sackt; /* the same for newly sacked skbs */
+    bool have_ackt, have_sackt;
+    uint32_t pkts_acked;
+} TcpAckState;
+int tcp_ack(TcpSock *tp, const Skb *skb, int flag, Cpu *cpu);
+void tcp_rcv_established(TcpSock *tp, Skb *skb, Cpu *cpu);
+void tcp_rtt_estimator(TcpSock *tp, uint32_t mrtt_us);
+void tcp_set_rto(TcpSock *tp);
+void tcp_enter_loss(TcpSock *tp);
+void tcp_init_cwnd_reduction(TcpSock *tp);
+void tcp_end_cwnd_reduction(TcpSock *tp);
+void tcp_set_ca_state(TcpSock *tp, uint8_t state);
+void tcp_try_keep_open(TcpSock *tp);
+void tcp_enter_recovery(TcpSock *tp);
+void tcp_mark_skb_lost(TcpSock *tp, Skb *skb);
+void tcp_check_space(TcpSock *tp, Cpu *cpu);
+void tcp_update_pacing_rate(TcpSock *tp);
+void tcp_sndbuf_expand(TcpSock *tp);
+uint32_t tcp_current_ssthresh(const TcpSock *tp);
+void tcp_data_ready(TcpSock *tp, Cpu *cpu);
+void tcp_wake_reader(TcpSock *tp, Cpu *cpu);
+
+/* ---- tcp_sack.c ---- */
+int tcp_sacktag_write_queue(TcpSock *tp, const Skb *ack_skb, TcpAckState *st);
+
+/* ---- tcp_loss.c ---- */
+void tcp_fastretrans_alert(TcpSock *tp, uint64_t prior_snd_una, uint32_t num_dupack, int *ack_flag,
+                           int *rexmit, Cpu *cpu);
+void tcp_process_tlp_ack(TcpSock *tp, uint64_t ack, int flag);
+void tcp_cwnd_reduction(TcpSock *tp, uint32_t newly_acked_sacked, int flag);
+void tcp_remove_reno_sacks(TcpSock *tp, uint32_t acked);
+
+/* ---- tcp_rcv.c: the data receiver ---- */
+void tcp_data_queue(TcpSock *tp, Skb *skb, Cpu *cpu);
+void tcp_event_data_recv(TcpSock *tp, const Skb *skb);
+void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb);
+void tcp_queue_rcv(TcpSock *tp, Skb *skb);
+void __tcp_ack_snd_check(TcpSock *tp, bool ofo_possible, Cpu *cpu);
+void tcp_ack_snd_check(TcpSock *tp, Cpu *cpu);
+void tcp_send_dupack(TcpSock *tp, const Skb *skb, Cpu *cpu);
+void tcp_enter_quickack_mode(TcpSock *tp, uint32_t max_quickacks);
+void tcp_dsack_set(TcpSock *tp, uint64_t seq, uint64_t end_seq);
+void tcp_fast_path_check(TcpSock *tp);
+void tcp_store_ts_recent_if(TcpSock *tp, uint64_t seq);
+void tcp_cleanup_rbuf(TcpSock *tp, uint64_t copied, Cpu *cpu);
+void tcp_rcv_space_adjust(TcpSock *tp);
+uint32_t tcp_win_from_space(uint64_t space);
+uint32_t __tcp_select_window(TcpSock *tp);
+
+/* ---- tcp_output.c ---- */
+uint32_t tcp_select_window(TcpSock *tp);
+void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu);
+void tcp_send_ack(TcpSock *tp, Cpu *cpu);
+void tcp_send_delayed_ack(TcpSock *tp, Cpu *cpu);
+bool tcp_write_xmit(TcpSock *tp, uint32_t mss_now, int nonagle, int push_one, Cpu *cpu);
+void tcp_push_pending_frames(TcpSock *tp, Cpu *cpu);
+void __tcp_push_pending_frames(TcpSock *tp, uint32_t mss_now, int nonagle, Cpu *cpu);
+void tcp_push_one(TcpSock *tp, uint32_t mss_now, Cpu *cpu);
+int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu);
+int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu);
+void tcp_xmit_retransmit_queue(TcpSock *tp, Cpu *cpu);
+bool tcp_schedule_loss_probe(TcpSock *tp, bool advancing_rto, Cpu *cpu);
+void tcp_send_loss_probe(TcpSock *tp, Cpu *cpu);
+void tcp_rearm_rto(TcpSock *tp, Cpu *cpu);
+void tcp_set_xmit_timer(TcpSock *tp, Cpu *cpu);
+int64_t tcp_rto_delta_us(const TcpSock *tp);
+uint32_t tcp_send_mss(TcpSock *tp, uint32_t *size_goal);
+uint32_t tcp_tso_autosize(const TcpSock *tp, uint32_t mss_now);
+void tcp_release_cb_tp(TcpSock *tp, Cpu *cpu);
+void tcp_tsq_write(TcpSock *tp, Cpu *cpu);
+void tcp_mark_push(TcpSock *tp, Skb *skb);
+void tcp_tsq_init(TcpSock *tp);
+void tcp_fragment(TcpSock *tp, SkbQueue *q, Skb *skb, uint32_t len);
+
+/* ---- tcp_timer.c ---- */
+void tcp_init_xmit_timers(TcpSock *tp);
+/* sk_reset_timer through mod_timer (or mod_timer_unexact with stack.timer.slack): charges
+ * COST_TIMER_MOD_FAST for the short cut, COST_TIMER_MOD_SLOW otherwise, and records the CPU
+ * whose timer base now holds the timer (where it will fire). */
+KTimerResult tcp_sk_reset_timer(TcpSock *tp, KTimer *t, uint64_t expires, Cpu *cpu);
+void tcp_stop_timers(TcpSock *tp);
+void inet_csk_reset_xmit_timer(TcpSock *tp, uint8_t what, uint64_t when, uint64_t max_when, Cpu *cpu);
+void inet_csk_clear_xmit_timer(TcpSock *tp, uint8_t what);
+void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu);
+void tcp_delack_timer_handler(TcpSock *tp, Cpu *cpu);
+void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu);
+
+/* ---- tcp_recovery.c (RACK) ---- */
+void tcp_rack_advance(TcpSock *tp, uint8_t sacked, uint64_t end_seq, sim_time_t xmit_time);
+bool tcp_rack_mark_lost(TcpSock *tp, Cpu *cpu);
+void tcp_rack_reo_timeout(TcpSock *tp, Cpu *cpu);
+int64_t tcp_rack_skb_timeout(const TcpSock *tp, const Skb *skb, uint32_t reo_wnd);
+void tcp_rack_update_reo_wnd(TcpSock *tp, bool dsack_seen);
+
+/* ---- tcp_cong.c ---- */
+struct TcpCongOps {
+    const char *name;
+    /* required */
+    uint32_t (*ssthresh)(TcpSock *tp);
+    void (*cong_avoid)(TcpSock *tp, uint64_t ack, uint32_t acked);
+    uint32_t (*undo_cwnd)(TcpSock *tp);
+    /* optional, may be NULL */
+    void (*init)(TcpSock *tp);
+    void (*set_state)(TcpSock *tp, uint8_t new_state);
+    void (*cwnd_event)(TcpSock *tp, TcpCaEvent ev);
+    void (*pkts_acked)(TcpSock *tp, uint32_t pkts_acked, int32_t rtt_us);
+};
+/* Registry by name ("cubic", "reno"); NULL when unknown. Tables are validated on lookup. */
+const TcpCongOps *tcp_ca_find(const char *name);
+const TcpCongOps *tcp_ca_for_conf(CongControl cc);
+void tcp_init_congestion_control(TcpSock *tp);
+void tcp_ca_event(TcpSock *tp, TcpCaEvent ev);
+uint32_t tcp_slow_start(TcpSock *tp, uint32_t acked);
+void tcp_cong_avoid_ai(TcpSock *tp, uint32_t w, uint32_t acked);
+bool tcp_is_cwnd_limited(const TcpSock *tp);
+uint32_t tcp_reno_undo_cwnd(TcpSock *tp);
+const TcpCongOps *tcp_cubic_ops(void);
+const TcpCongOps *tcp_reno_ops(void);
+
+#endif

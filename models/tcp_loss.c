@@ -1,0 +1,418 @@
+/* tcp_loss.c - the loss-recovery state machine of net/ipv4/tcp_input.c.
+ *
+ * What it models: the congestion-avoidance states Open/Disorder/CWR/Recovery/Loss, entering
+ * fast recovery on RACK-marked losses with PRR (RFC 6937, T.F.3), the RTO's Loss state
+ * (tcp_enter_loss, T.C.5) and its ACK processing with F-RTO (tcp_process_loss, tcp_frto = 2,
+ * T.C.6), the undo paths - Eifel by timestamps (tcp_packet_delayed), DSACK (undo_retrans
+ * reaching 0), F-RTO (TCPSpuriousRTOs) - and the TLP outcome (tcp_process_tlp_ack, T.D.3).
+ * Why: seed 000's counters (TCPSpuriousRTOs, TCPLossProbeRecovery, TCPLossUndo) come from
+ * exactly these decisions. Reno (non-SACK) peers count duplicate ACKs in sacked_out as Linux's
+ * tcp_add_reno_sack does.
+ */
+#include "models/tcp_internal.h"
+
+void tcp_set_ca_state(TcpSock *tp, uint8_t state)
+{
+    if (tp->ca_ops->set_state)
+        tp->ca_ops->set_state(tp, state);
+    tp->ca_state = state;
+}
+
+/* tcp_current_ssthresh: the ssthresh to restore on undo. */
+uint32_t tcp_current_ssthresh(const TcpSock *tp)
+{
+    if (tcp_in_cwnd_reduction(tp))
+        return tp->snd_ssthresh;
+    uint32_t three_quarters = (tp->snd_cwnd >> 1) + (tp->snd_cwnd >> 2);
+    return tp->snd_ssthresh > three_quarters ? tp->snd_ssthresh : three_quarters;
+}
+
+static bool tcp_any_retrans_done(const TcpSock *tp)
+{
+    return tp->retrans_out || (tp->rtx_queue.head && (tp->rtx_queue.head->sacked & TCPCB_EVER_RETRANS));
+}
+
+void tcp_try_keep_open(TcpSock *tp)
+{
+    uint8_t state = tcp_left_out(tp) || tcp_any_retrans_done(tp) ? TCP_CA_Disorder : TCP_CA_Open;
+    if (tp->ca_state != state) {
+        tcp_set_ca_state(tp, state);
+        tp->high_seq = tp->snd_nxt;
+    }
+}
+
+static void tcp_try_to_open(TcpSock *tp)
+{
+    if (!tcp_any_retrans_done(tp))
+        tp->retrans_stamp = 0;
+    if (tp->ca_state != TCP_CA_CWR)
+        tcp_try_keep_open(tp);
+}
+
+void tcp_mark_skb_lost(TcpSock *tp, Skb *skb)
+{
+    uint8_t sacked = skb->sacked;
+    if (sacked & TCPCB_SACKED_ACKED)
+        return;
+    if (sacked & TCPCB_LOST) {
+        if (sacked & TCPCB_SACKED_RETRANS) { /* a retransmission lost again */
+            skb->sacked &= (uint8_t)~TCPCB_SACKED_RETRANS;
+            tp->retrans_out -= tcp_skb_pcount(skb);
+        }
+        return;
+    }
+    tp->lost_out += tcp_skb_pcount(skb);
+    skb->sacked |= TCPCB_LOST;
+}
+
+static void tcp_init_undo(TcpSock *tp)
+{
+    tp->undo_marker = tp->snd_una;
+    tp->undo_retrans = (int32_t)tp->retrans_out;
+    if (tp->tlp_high_seq && tp->tlp_retrans)
+        tp->undo_retrans++;
+    if (!tp->undo_retrans)
+        tp->undo_retrans = -1;
+}
+
+/* ---- PRR and CWR (T.F.3) ---- */
+
+void tcp_init_cwnd_reduction(TcpSock *tp)
+{
+    tp->high_seq = tp->snd_nxt;
+    tp->tlp_high_seq = 0;
+    tp->snd_cwnd_cnt = 0;
+    tp->prior_cwnd = tp->snd_cwnd;
+    tp->prr_delivered = 0;
+    tp->prr_out = 0;
+    tp->snd_ssthresh = tp->ca_ops->ssthresh(tp);
+}
+
+/* tcp_cwnd_reduction: proportional rate reduction per ACK. */
+void tcp_cwnd_reduction(TcpSock *tp, uint32_t newly_acked_sacked, int flag)
+{
+    if (!newly_acked_sacked || !tp->prior_cwnd)
+        return;
+    int64_t delta = (int64_t)tp->snd_ssthresh - tcp_packets_in_flight(tp);
+    int64_t sndcnt;
+    tp->prr_delivered += newly_acked_sacked;
+    if (delta < 0) {
+        uint64_t dividend = (uint64_t)tp->snd_ssthresh * tp->prr_delivered + tp->prior_cwnd - 1;
+        sndcnt = (int64_t)(dividend / tp->prior_cwnd) - tp->prr_out;
+    } else {
+        sndcnt = (int64_t)tp->prr_delivered - tp->prr_out;
+        if (sndcnt < newly_acked_sacked)
+            sndcnt = newly_acked_sacked;
+        if ((flag & FLAG_SND_UNA_ADVANCED) && !(flag & FLAG_LOST_RETRANS))
+            sndcnt++;
+        if (sndcnt > delta)
+            sndcnt = delta;
+    }
+    if (sndcnt < (tp->prr_out ? 0 : 1))
+        sndcnt = tp->prr_out ? 0 : 1; /* force a fast retransmit on entering recovery */
+    tp->snd_cwnd = tcp_packets_in_flight(tp) + (uint32_t)sndcnt;
+}
+
+void tcp_end_cwnd_reduction(TcpSock *tp)
+{
+    if (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH && (tp->ca_state == TCP_CA_CWR || tp->undo_marker))
+        tp->snd_cwnd = tp->snd_ssthresh;
+    tcp_ca_event(tp, CA_EVENT_COMPLETE_CWR);
+}
+
+void tcp_enter_recovery(TcpSock *tp)
+{
+    tcp_count(tp, CTR_TcpExtTCPSackRecovery, 1);
+    tp->prior_ssthresh = 0;
+    tcp_init_undo(tp);
+    if (!tcp_in_cwnd_reduction(tp)) {
+        tp->prior_ssthresh = tcp_current_ssthresh(tp);
+        tcp_init_cwnd_reduction(tp);
+    }
+    tcp_set_ca_state(tp, TCP_CA_Recovery);
+}
+
+/* ---- RTO: the Loss state (T.C.5) ---- */
+
+/* tcp_timeout_mark_lost: all outstanding data is lost, except (RACK) skbs sent within the
+ * last RACK RTT; sacked marks are dropped if the head itself is sacked (reneging). */
+static void tcp_timeout_mark_lost(TcpSock *tp)
+{
+    Skb *head = tp->rtx_queue.head;
+    bool is_reneg = head && (head->sacked & TCPCB_SACKED_ACKED);
+    if (is_reneg) {
+        for (Skb *skb = head; skb; skb = skb->next)
+            skb->sacked &= (uint8_t)~TCPCB_SACKED_ACKED;
+        tp->sacked_out = 0;
+    }
+    for (Skb *skb = head; skb; skb = skb->next) {
+        if (!is_reneg && skb != head && tcp_is_sack(tp) && tcp_rack_skb_timeout(tp, skb, 0) > 0)
+            continue; /* not lost yet */
+        tcp_mark_skb_lost(tp, skb);
+    }
+}
+
+void tcp_enter_loss(TcpSock *tp)
+{
+    bool new_recovery = tp->ca_state < TCP_CA_Recovery;
+    tcp_timeout_mark_lost(tp);
+    if (tp->ca_state <= TCP_CA_Disorder || tp->high_seq <= tp->snd_una ||
+        (tp->ca_state == TCP_CA_Loss && !tp->icsk_retransmits)) {
+        tp->prior_ssthresh = tcp_current_ssthresh(tp);
+        tp->prior_cwnd = tp->snd_cwnd;
+        tp->snd_ssthresh = tp->ca_ops->ssthresh(tp);
+        tcp_ca_event(tp, CA_EVENT_LOSS);
+        tcp_init_undo(tp);
+    }
+    tp->snd_cwnd = tcp_packets_in_flight(tp) + 1;
+    tp->snd_cwnd_cnt = 0;
+    tcp_set_ca_state(tp, TCP_CA_Loss);
+    tp->high_seq = tp->snd_nxt;
+    tp->tlp_high_seq = 0;
+    /* F-RTO (RFC 5682 3.1 step 1 / 3.2 repeated timeouts) */
+    tp->frto = tcp_conf(tp)->frto && (new_recovery || tp->icsk_retransmits) ? 1 : 0;
+}
+
+/* ---- undo (T.C.6, C.7) ---- */
+
+/* tcp_packet_delayed (Eifel, RFC 3522): the ACK echoes a TSval older than our first
+ * retransmission, so an original got through. */
+static bool tcp_packet_delayed(const TcpSock *tp)
+{
+    return tp->retrans_stamp && tp->saw_tstamp && tp->rcv_tsecr &&
+           (int32_t)(tp->rcv_tsecr - tp->retrans_stamp) < 0;
+}
+
+static bool tcp_may_undo(const TcpSock *tp)
+{
+    return tp->undo_marker && (!tp->undo_retrans || tcp_packet_delayed(tp));
+}
+
+static void tcp_undo_cwnd_reduction(TcpSock *tp, bool unmark_loss)
+{
+    if (unmark_loss) {
+        for (Skb *skb = tp->rtx_queue.head; skb; skb = skb->next)
+            skb->sacked &= (uint8_t)~TCPCB_LOST;
+        tp->lost_out = 0;
+    }
+    if (tp->prior_ssthresh) {
+        tp->snd_cwnd = tp->ca_ops->undo_cwnd(tp);
+        if (tp->prior_ssthresh > tp->snd_ssthresh)
+            tp->snd_ssthresh = tp->prior_ssthresh;
+    }
+    tp->undo_marker = 0;
+    tp->rack.advanced = 1; /* re-examine losses */
+}
+
+/* tcp_try_undo_loss: TCPLossUndo; TCPSpuriousRTOs only when F-RTO decided. */
+static bool tcp_try_undo_loss(TcpSock *tp, bool frto_undo)
+{
+    if (!frto_undo && !tcp_may_undo(tp))
+        return false;
+    tcp_undo_cwnd_reduction(tp, true);
+    tcp_count(tp, CTR_TcpExtTCPLossUndo, 1);
+    if (frto_undo)
+        tcp_count(tp, CTR_TcpExtTCPSpuriousRTOs, 1);
+    tp->icsk_retransmits = 0;
+    if (frto_undo || tcp_is_sack(tp))
+        tcp_set_ca_state(tp, TCP_CA_Open);
+    return true;
+}
+
+/* tcp_try_undo_recovery: the episode is over; undo if it was needless. */
+static bool tcp_try_undo_recovery(TcpSock *tp)
+{
+    if (tcp_may_undo(tp)) {
+        tcp_undo_cwnd_reduction(tp, false);
+        tcp_count(tp, tp->ca_state == TCP_CA_Loss ? CTR_TcpExtTCPLossUndo : CTR_TcpExtTCPFullUndo, 1);
+    } else if (tp->rack.reo_wnd_persist) {
+        tp->rack.reo_wnd_persist--;
+    }
+    tcp_set_ca_state(tp, TCP_CA_Open);
+    return false;
+}
+
+static bool tcp_try_undo_dsack(TcpSock *tp)
+{
+    if (!tp->undo_marker || tp->undo_retrans)
+        return false;
+    uint8_t persist = (uint8_t)(tp->rack.reo_wnd_persist + 1);
+    tp->rack.reo_wnd_persist = persist < TCP_RACK_RECOVERY_THRESH ? persist : TCP_RACK_RECOVERY_THRESH;
+    tcp_undo_cwnd_reduction(tp, false);
+    tcp_count(tp, CTR_TcpExtTCPDSACKUndo, 1);
+    return true;
+}
+
+/* tcp_process_loss (RFC 5682, SACK-enhanced F-RTO). */
+static void tcp_process_loss(TcpSock *tp, int flag, uint32_t num_dupack, int *rexmit)
+{
+    bool recovered = tp->snd_una >= tp->high_seq;
+    if ((flag & FLAG_SND_UNA_ADVANCED) && tcp_try_undo_loss(tp, false))
+        return;
+    if (tp->frto) {
+        /* 3.b: never-retransmitted data was (s)acked: the RTO was spurious */
+        if ((flag & FLAG_ORIG_SACK_ACKED) && tcp_try_undo_loss(tp, true))
+            return;
+        if (tp->snd_nxt > tp->high_seq) {
+            if ((flag & FLAG_DATA_SACKED) || num_dupack)
+                tp->frto = 0; /* 3.a: the loss was real */
+        } else if ((flag & FLAG_SND_UNA_ADVANCED) && !recovered) {
+            tp->high_seq = tp->snd_nxt;
+            /* 2.b: send new data (after cwnd grows in tcp_ack), else conventional recovery */
+            if (tp->write_queue.head && tcp_wnd_end(tp) > tp->snd_nxt) {
+                *rexmit = REXMIT_NEW;
+                return;
+            }
+            tp->frto = 0;
+        }
+    }
+    if (recovered) {
+        tcp_try_undo_recovery(tp);
+        return;
+    }
+    *rexmit = REXMIT_LOST;
+}
+
+/* ---- Reno duplicate-ACK counting (no SACK) ---- */
+
+static void tcp_add_reno_sack(TcpSock *tp, uint32_t num_dupack)
+{
+    if (!num_dupack)
+        return;
+    uint32_t limit = tp->packets_out ? tp->packets_out - 1 : 0;
+    tp->sacked_out = tp->sacked_out + num_dupack < limit ? tp->sacked_out + num_dupack : limit;
+    tp->delivered += num_dupack;
+}
+
+void tcp_remove_reno_sacks(TcpSock *tp, uint32_t acked)
+{
+    if (!acked)
+        return;
+    if (acked - 1 >= tp->sacked_out)
+        tp->sacked_out = 0;
+    else
+        tp->sacked_out -= acked - 1;
+}
+
+/* tcp_newreno_mark_lost: without SACK the head is lost after dupthresh duplicate ACKs. */
+static void tcp_newreno_mark_lost(TcpSock *tp, bool snd_una_advanced)
+{
+    Skb *skb = tp->rtx_queue.head;
+    if (!skb || (skb->sacked & TCPCB_LOST))
+        return;
+    if (!((tp->ca_state < TCP_CA_Recovery && tp->sacked_out >= tp->reordering) ||
+          (tp->ca_state == TCP_CA_Recovery && snd_una_advanced)))
+        return;
+    uint32_t mss = skb->gso_size ? skb->gso_size : tp->mss_cache;
+    if (tcp_skb_pcount(skb) > 1 && skb->len > mss)
+        tcp_fragment(tp, &tp->rtx_queue, skb, mss);
+    tcp_mark_skb_lost(tp, skb);
+}
+
+/* tcp_identify_packet_loss: RACK with SACK, NewReno's rule without. */
+static void tcp_identify_packet_loss(TcpSock *tp, int *ack_flag, Cpu *cpu)
+{
+    if (!tp->rtx_queue.head)
+        return;
+    if (!tcp_is_sack(tp)) {
+        tcp_newreno_mark_lost(tp, *ack_flag & FLAG_SND_UNA_ADVANCED);
+        return;
+    }
+    uint32_t prior_retrans = tp->retrans_out;
+    if (tcp_rack_mark_lost(tp, cpu))
+        *ack_flag &= ~FLAG_SET_XMIT_TIMER;
+    if (prior_retrans > tp->retrans_out)
+        *ack_flag |= FLAG_LOST_RETRANS;
+}
+
+/* ---- tcp_fastretrans_alert ---- */
+
+/* Leaving CWR or Recovery once snd_una reached high_seq. True: processing ends here. */
+static bool tcp_fastretrans_end_episode(TcpSock *tp)
+{
+    if (tp->ca_state == TCP_CA_CWR && tp->snd_una != tp->high_seq) {
+        tcp_end_cwnd_reduction(tp);
+        tcp_set_ca_state(tp, TCP_CA_Open);
+    } else if (tp->ca_state == TCP_CA_Recovery) {
+        if (!tcp_is_sack(tp))
+            tp->sacked_out = 0;
+        if (tcp_try_undo_recovery(tp))
+            return true;
+        tcp_end_cwnd_reduction(tp);
+    }
+    return false;
+}
+
+/* Open/Disorder (or Loss just undone): enter Recovery when RACK found losses. */
+static void tcp_fastretrans_open(TcpSock *tp, uint32_t num_dupack, int *ack_flag, int *rexmit, Cpu *cpu)
+{
+    if (!tcp_is_sack(tp)) {
+        if (*ack_flag & FLAG_SND_UNA_ADVANCED)
+            tp->sacked_out = 0;
+        tcp_add_reno_sack(tp, num_dupack);
+    }
+    if (tp->ca_state <= TCP_CA_Disorder)
+        tcp_try_undo_dsack(tp);
+    tcp_identify_packet_loss(tp, ack_flag, cpu);
+    if (!tp->lost_out) { /* tcp_time_to_recover */
+        tcp_try_to_open(tp);
+        return;
+    }
+    tcp_enter_recovery(tp);
+    *rexmit = REXMIT_LOST;
+}
+
+void tcp_fastretrans_alert(TcpSock *tp, uint64_t prior_snd_una, uint32_t num_dupack, int *ack_flag,
+                           int *rexmit, Cpu *cpu)
+{
+    int flag = *ack_flag;
+    (void)prior_snd_una;
+    if (!tp->packets_out && tp->sacked_out)
+        tp->sacked_out = 0;
+    if (tp->ca_state == TCP_CA_Open)
+        tp->retrans_stamp = 0;
+    else if (tp->snd_una >= tp->high_seq && tcp_fastretrans_end_episode(tp))
+        return;
+    switch (tp->ca_state) {
+    case TCP_CA_Recovery:
+        if (!(flag & FLAG_SND_UNA_ADVANCED) && !tcp_is_sack(tp))
+            tcp_add_reno_sack(tp, num_dupack);
+        if (tcp_try_undo_dsack(tp))
+            tcp_try_to_open(tp);
+        tcp_identify_packet_loss(tp, ack_flag, cpu);
+        *rexmit = REXMIT_LOST;
+        return;
+    case TCP_CA_Loss:
+        tcp_process_loss(tp, flag, num_dupack, rexmit);
+        tcp_identify_packet_loss(tp, ack_flag, cpu);
+        if (!(tp->ca_state == TCP_CA_Open || (*ack_flag & FLAG_LOST_RETRANS)))
+            return;
+        tcp_fastretrans_open(tp, num_dupack, ack_flag, rexmit, cpu);
+        return;
+    default:
+        tcp_fastretrans_open(tp, num_dupack, ack_flag, rexmit, cpu);
+        return;
+    }
+}
+
+/* ---- TLP outcome (T.D.3) ---- */
+
+void tcp_process_tlp_ack(TcpSock *tp, uint64_t ack, int flag)
+{
+    if (ack < tp->tlp_high_seq)
+        return;
+    if (!tp->tlp_retrans) {
+        tp->tlp_high_seq = 0; /* a new-data probe was acknowledged */
+    } else if (flag & FLAG_DSACK_TLP) {
+        tp->tlp_high_seq = 0; /* original and probe both arrived: no loss */
+    } else if (ack > tp->tlp_high_seq) {
+        /* the probe repaired a loss: reduce cwnd at once (CWR entered and left) */
+        tcp_init_cwnd_reduction(tp);
+        tcp_set_ca_state(tp, TCP_CA_CWR);
+        tcp_end_cwnd_reduction(tp);
+        tcp_try_keep_open(tp);
+        tcp_count(tp, CTR_TcpExtTCPLossProbeRecovery, 1);
+    } else if (!(flag & (FLAG_SND_UNA_ADVANCED | FLAG_NOT_DUP | FLAG_DATA_SACKED))) {
+        tp->tlp_high_seq = 0; /* pure dupACK: no loss */
+    }
+}

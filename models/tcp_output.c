@@ -1,0 +1,716 @@
+/* tcp_output.c - the TCP sender's transmit side, as net/ipv4/tcp_output.c.
+ *
+ * What it models: building segments (header, window, timestamps, SACK/DSACK blocks), the
+ * pending-frames loop tcp_write_xmit limited by cwnd, the peer's window, Nagle/Minshall and TCP
+ * Small Queues, TSO autosizing, pure and delayed ACKs, retransmissions (fast, RTO, TLP) and the
+ * arming of the shared retransmit timer for RTO or TLP. Why: every ACK-clock, retransmission and
+ * timer effect the seed patches change goes through these few functions, so they carry the
+ * kernel's names and its order of operations. The deferred work of a socket released by its
+ * owner (tcp_release_cb) and TSQ's TX-completion hook (sock_wfree) are here too, as in Linux.
+ */
+#include "models/netdev.h"
+#include "models/tcp_internal.h"
+#include "models/truesize.h"
+
+#include <glib.h>
+
+/* ---- windows and options ---- */
+
+uint32_t tcp_select_window(TcpSock *tp)
+{
+    uint32_t cur_win = tcp_receive_window(tp);
+    uint32_t new_win = __tcp_select_window(tp);
+    uint32_t unit = 1u << tp->rcv_wscale;
+    /* Never shrink an offered window (RFC 7323 2.4): keep the old right edge. */
+    if (new_win < cur_win)
+        new_win = (cur_win + unit - 1) & ~(unit - 1);
+    if (new_win > (65535u << tp->rcv_wscale))
+        new_win = 65535u << tp->rcv_wscale; /* 16-bit window field */
+    tp->rcv_wnd = new_win;
+    tp->rcv_wup = tp->rcv_nxt;
+    uint32_t field = new_win >> tp->rcv_wscale;
+    if (field == 0)
+        tp->pred_ok = false;
+    return field << tp->rcv_wscale;
+}
+
+/* SACK option (tcp_established_options): the DSACK block first (RFC 2883 4), consumed by this
+ * one segment, then the receiver's SACK blocks; 3 blocks fit with timestamps, 4 without. */
+static void tcp_options_sack(TcpSock *tp, Skb *skb)
+{
+    unsigned max = tp->ts_ok ? 3u : 4u, n = 0;
+    skb->dsack = false;
+    if (tp->dsack) {
+        skb->sack[n++] = tp->duplicate_sack;
+        skb->dsack = true;
+        tp->dsack = false;
+    }
+    for (unsigned i = 0; i < tp->num_sacks && n < max; i++)
+        skb->sack[n++] = tp->selective_acks[i];
+    skb->nsacks = (uint8_t)n;
+}
+
+static void tcp_build_header(TcpSock *tp, Skb *skb)
+{
+    skb->conn = tp->sk.conn;
+    skb->src_host = tcp_host(tp)->id;
+    skb->dst_host = tp->peer_host;
+    skb->sport = tp->sk.port;
+    skb->dport = tp->peer_port;
+    skb->ack_seq = tp->rcv_nxt;
+    skb->flags |= TCPHDR_ACK;
+    skb->win = tcp_select_window(tp);
+    if (tp->ts_ok) {
+        skb->tsval = tcp_time_stamp_ms(tp);
+        skb->tsecr = tp->ts_recent;
+    }
+    if (tp->sack_ok)
+        tcp_options_sack(tp, skb);
+}
+
+static void tcp_xmit_out(TcpSock *tp, Skb *skb, Cpu *cpu)
+{
+    if (tp->xmit)
+        tp->xmit(tp->xmit_ctx, skb, cpu);
+    else
+        ip_output(tcp_host(tp), skb, cpu);
+}
+
+/* tcp_dec_quickack_mode (T.A.4): one quick ACK used per ACK sent while one was owed. */
+static void tcp_dec_quickack_mode(TcpSock *tp)
+{
+    if (!tp->ack.quick)
+        return;
+    uint32_t pkts = inet_csk_ack_scheduled(tp) ? 1u : 0u;
+    if (pkts >= tp->ack.quick) {
+        tp->ack.quick = 0;
+        tp->ack.ato = tcp_ato_min(tp); /* leaving quick-ACK mode deflates ATO */
+    } else {
+        tp->ack.quick -= (uint8_t)pkts;
+    }
+}
+
+/* tcp_event_ack_sent (T.A.9): every segment carrying an ACK clears the delayed ACK, lazily. */
+static void tcp_event_ack_sent(TcpSock *tp)
+{
+    tcp_dec_quickack_mode(tp);
+    inet_csk_clear_xmit_timer(tp, ICSK_TIME_DACK);
+}
+
+/* tcp_event_data_sent (T.A.5): a reply within ato of the last received data enters ping-pong. */
+static void tcp_event_data_sent(TcpSock *tp)
+{
+    uint64_t now = tcp_jiffies(tp);
+    if (tcp_packets_in_flight(tp) == 0)
+        tcp_ca_event(tp, CA_EVENT_TX_START);
+    tp->lsndtime = now;
+    if (now - tp->ack.lrcvtime < tp->ack.ato && tp->ack.pingpong < 255)
+        tp->ack.pingpong++;
+}
+
+/* __tcp_transmit_skb for a data skb of the write or retransmit queue: a clone goes down the
+ * stack, charged to sk_wmem_alloc until TX completion (TSQ). TcpOutSegs counts new data only. */
+void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
+{
+    Host *h = tcp_host(tp);
+    bool new_data = skb->end_seq > tp->snd_nxt;
+    uint32_t pcount = tcp_skb_pcount(skb);
+    skb->tx_time = tp->tcp_mstamp;
+    if (!skb->first_tx_time)
+        skb->first_tx_time = tp->tcp_mstamp;
+    Skb *out = skb_clone(h->pool, skb);
+    out->flags = (uint8_t)(skb->flags & (TCPHDR_PSH | TCPHDR_FIN));
+    tcp_build_header(tp, out);
+    out->sacked = 0;
+    out->sk = &tp->sk;
+    tp->sk.wmem_alloc += out->truesize;
+    tcp_event_ack_sent(tp);
+    tcp_event_data_sent(tp);
+    if (new_data)
+        tcp_count(tp, CTR_TcpOutSegs, pcount);
+    tcp_charge(tp, cpu, COST_TCP_XMIT_SKB);
+    tcp_xmit_out(tp, out, cpu);
+}
+
+/* tcp_send_ack / __tcp_send_ack: a pure ACK from the pool (not charged to wmem_alloc: TSQ only
+ * limits data). */
+void tcp_send_ack(TcpSock *tp, Cpu *cpu)
+{
+    Skb *skb = skb_alloc(tcp_host(tp)->pool);
+    skb->seq = skb->end_seq = tp->snd_nxt;
+    skb->gso_segs = 1;
+    skb->truesize = truesize_tx_ack();
+    tcp_build_header(tp, skb);
+    tcp_event_ack_sent(tp);
+    tcp_count(tp, CTR_TcpOutSegs, 1);
+    tcp_charge(tp, cpu, COST_TCP_SEND_ACK);
+    tcp_xmit_out(tp, skb, cpu);
+}
+
+/* tcp_delack_max (T.A.8 step 3): TCP_DELACK_MAX, capped at rto_min - 1 jiffy when the route
+ * locks rto_min (bbf80d713fe7); a non-default hosts.H.tcp.rto_min stands for such a route. */
+static uint32_t tcp_delack_max(const TcpSock *tp)
+{
+    uint32_t dmax = tcp_delack_max_j(tp);
+    if (tcp_conf(tp)->rto_min_ns != 200 * SIM_MS) {
+        uint32_t from_rto_min = tcp_rto_min(tp) > 1 ? tcp_rto_min(tp) - 1 : 1;
+        if (from_rto_min < dmax)
+            dmax = from_rto_min;
+    }
+    return dmax;
+}
+
+/* tcp_send_delayed_ack (T.A.8). */
+void tcp_send_delayed_ack(TcpSock *tp, Cpu *cpu)
+{
+    uint32_t ato = tp->ack.ato;
+    uint64_t now = tcp_jiffies(tp);
+    if (ato > tcp_ato_min(tp)) {
+        uint32_t max_ato = tp->hz / 2; /* HZ/2 = 500 ms */
+        if (inet_csk_in_pingpong_mode(tp) || (tp->ack.pending & ICSK_ACK_PUSHED))
+            max_ato = tcp_delack_max_j(tp);
+        if (tp->srtt_us) {
+            uint32_t rtt = usecs_to_jiffies_hz(tp->srtt_us >> 3, tp->hz);
+            if (rtt < tcp_ato_min(tp))
+                rtt = tcp_ato_min(tp);
+            if (rtt < max_ato)
+                max_ato = rtt;
+        }
+        if (ato > max_ato)
+            ato = max_ato;
+    }
+    if (ato > tcp_delack_max(tp))
+        ato = tcp_delack_max(tp);
+    uint64_t timeout = now + ato;
+    if (tp->ack.pending & ICSK_ACK_TIMER) {
+        /* About to fire anyway: send now. Else never postpone an armed delayed ACK. */
+        if (tp->ack.timeout <= now + (ato >> 2)) {
+            tcp_send_ack(tp, cpu);
+            return;
+        }
+        if (timeout >= tp->ack.timeout)
+            timeout = tp->ack.timeout;
+    }
+    tp->ack.pending |= ICSK_ACK_SCHED | ICSK_ACK_TIMER;
+    tp->ack.timeout = timeout;
+    tcp_sk_reset_timer(tp, &tp->delack_timer, timeout, cpu);
+}
+
+/* ---- sizing: TSO autosizing (H.E.2, T.F.4) and the sendmsg size goal ---- */
+
+uint32_t tcp_tso_autosize(const TcpSock *tp, uint32_t mss_now)
+{
+    /* pacing_rate >> sk_pacing_shift = ~1 ms of data; no rate yet (~0UL in the kernel) = max. */
+    uint64_t bytes = tp->pacing_rate ? tp->pacing_rate >> TCP_PACING_SHIFT : TCP_GSO_MAX_SIZE;
+    /* 5.18+: + gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log), full 64 KB under 512 us. */
+    if (tp->min_rtt_us) {
+        uint32_t r = tp->min_rtt_us >> TCP_TSO_RTT_LOG;
+        if (r < 32)
+            bytes += TCP_GSO_MAX_SIZE >> r;
+    }
+    if (bytes > TCP_GSO_MAX_SIZE)
+        bytes = TCP_GSO_MAX_SIZE;
+    uint32_t segs = (uint32_t)(bytes / mss_now);
+    return segs < TCP_MIN_TSO_SEGS ? TCP_MIN_TSO_SEGS : segs;
+}
+
+/* tcp_bound_to_half_wnd: a TSO skb never exceeds half the peer's largest window. */
+static uint32_t tcp_bound_to_half_wnd(const TcpSock *tp, uint32_t pktsize)
+{
+    uint32_t cutoff = tp->max_window > TCP_MSS_DEFAULT ? tp->max_window >> 1 : tp->max_window;
+    if (cutoff && pktsize > cutoff)
+        return cutoff > 68u - TCP_HDR_LEN ? cutoff : 68u - TCP_HDR_LEN;
+    return pktsize;
+}
+
+/* tcp_send_mss: mss_now and size_goal = autosized segments x mss (3.12 tcp_xmit_size_goal),
+ * bounded by half the peer's max window and GSO's 64 KB; one MSS without TSO. */
+uint32_t tcp_send_mss(TcpSock *tp, uint32_t *size_goal)
+{
+    uint32_t mss_now = tp->mss_cache;
+    if (!tp->gso_ok) {
+        *size_goal = mss_now;
+        return mss_now;
+    }
+    uint32_t segs = tcp_tso_autosize(tp, mss_now);
+    uint64_t goal = (uint64_t)segs * mss_now;
+    if (goal > TCP_GSO_MAX_SIZE)
+        goal = (TCP_GSO_MAX_SIZE / mss_now) * mss_now;
+    goal = tcp_bound_to_half_wnd(tp, (uint32_t)goal);
+    goal = (goal / mss_now) * mss_now;
+    tp->tso_segs_goal = (uint32_t)(goal / mss_now);
+    *size_goal = goal > mss_now ? (uint32_t)goal : mss_now;
+    return mss_now;
+}
+
+/* ---- skb surgery ---- */
+
+/* tcp_fragment: split skb (in queue q) after len bytes; the tail becomes a new skb after it.
+ * Packet counts of the socket follow the pcount change; truesize moves with the payload. */
+void tcp_fragment(TcpSock *tp, SkbQueue *q, Skb *skb, uint32_t len)
+{
+    g_assert(len > 0 && len < skb->len);
+    Host *h = tcp_host(tp);
+    uint32_t mss = skb->gso_size ? skb->gso_size : tp->mss_cache;
+    uint32_t old_pcount = tcp_skb_pcount(skb);
+    Skb *buff = skb_clone(h->pool, skb);
+    uint32_t nlen = skb->len - len;
+    buff->seq = skb->seq + len;
+    buff->len = nlen;
+    buff->end_seq = skb->end_seq;
+    buff->flags = skb->flags;
+    skb->flags &= (uint8_t)~(TCPHDR_PSH | TCPHDR_FIN);
+    skb->len = len;
+    skb->end_seq = skb->seq + len;
+    uint32_t head = truesize_tx_skb(0);
+    buff->truesize = head + nlen;
+    skb->truesize = skb->truesize > nlen ? skb->truesize - nlen : head;
+    tp->sk.wmem_queued += head;
+    skb->gso_segs = (uint16_t)((len + mss - 1) / mss);
+    buff->gso_segs = (uint16_t)((nlen + mss - 1) / mss);
+    int32_t diff = (int32_t)old_pcount - (int32_t)(skb->gso_segs + buff->gso_segs);
+    if (diff && q == &tp->rtx_queue) {
+        tp->packets_out -= (uint32_t)diff;
+        if (skb->sacked & TCPCB_SACKED_ACKED)
+            tp->sacked_out -= (uint32_t)diff;
+        if (skb->sacked & TCPCB_LOST)
+            tp->lost_out -= (uint32_t)diff;
+        if (skb->sacked & TCPCB_SACKED_RETRANS)
+            tp->retrans_out -= (uint32_t)diff;
+    }
+    tcp_skb_insert_after(q, skb, buff);
+}
+
+void tcp_mark_push(TcpSock *tp, Skb *skb)
+{
+    skb->flags |= TCPHDR_PSH;
+    tp->pushed_seq = tp->write_seq;
+}
+
+/* ---- tcp_write_xmit and its tests ---- */
+
+static uint32_t tcp_cwnd_test(const TcpSock *tp)
+{
+    uint32_t in_flight = tcp_packets_in_flight(tp), cwnd = tp->snd_cwnd;
+    if (in_flight >= cwnd)
+        return 0;
+    /* at most half the cwnd per TSO skb (T.F.4) */
+    uint32_t halfcwnd = cwnd >> 1 ? cwnd >> 1 : 1;
+    return cwnd - in_flight < halfcwnd ? cwnd - in_flight : halfcwnd;
+}
+
+static bool tcp_snd_wnd_test(const TcpSock *tp, const Skb *skb, uint32_t mss)
+{
+    uint64_t end = skb->end_seq;
+    if (skb->len > mss)
+        end = skb->seq + mss;
+    return end <= tcp_wnd_end(tp);
+}
+
+static bool tcp_minshall_check(const TcpSock *tp)
+{
+    return tp->snd_sml > tp->snd_una && tp->snd_sml <= tp->snd_nxt;
+}
+
+/* Nagle with Minshall's variant: hold a sub-MSS segment while a small one is unacknowledged. */
+static bool tcp_nagle_check(bool partial, const TcpSock *tp, int nonagle)
+{
+    return partial && ((nonagle & TCP_NAGLE_CORK) ||
+                       (!nonagle && tp->packets_out && tcp_minshall_check(tp)));
+}
+
+static bool tcp_nagle_test(const TcpSock *tp, const Skb *skb, uint32_t mss, int nonagle)
+{
+    if (nonagle & TCP_NAGLE_PUSH)
+        return true;
+    if (skb->flags & TCPHDR_FIN)
+        return true;
+    return !tcp_nagle_check(skb->len < mss, tp, nonagle);
+}
+
+/* tcp_mss_split_point: how much of the head skb to send now (whole MSSes within the window). */
+static uint32_t tcp_mss_split_point(const TcpSock *tp, const Skb *skb, uint32_t mss_now,
+                                    uint32_t max_segs, int nonagle)
+{
+    uint64_t window = tcp_wnd_end(tp) - skb->seq;
+    uint32_t max_len = mss_now * max_segs;
+    if (max_len <= window && skb != tp->write_queue.tail)
+        return max_len;
+    uint32_t needed = skb->len < window ? skb->len : (uint32_t)window;
+    if (max_len <= needed)
+        return max_len;
+    uint32_t partial = needed % mss_now;
+    if (tcp_nagle_check(partial != 0, tp, nonagle))
+        return needed - partial;
+    return needed;
+}
+
+/* tcp_small_queue_check (H.E.3): limit bytes below TCP to ~1 ms of data, at most
+ * tcp_limit_output_bytes, doubled (factor 1) for retransmissions. */
+static bool tcp_small_queue_check(TcpSock *tp, const Skb *skb, unsigned factor)
+{
+    uint64_t limit = 2u * (uint64_t)skb->truesize;
+    uint64_t rate_bytes = tp->pacing_rate ? tp->pacing_rate >> TCP_PACING_SHIFT : UINT64_MAX;
+    if (rate_bytes > limit)
+        limit = rate_bytes;
+    if (limit > tcp_conf(tp)->limit_output_bytes)
+        limit = tcp_conf(tp)->limit_output_bytes;
+    limit <<= factor;
+    if (tp->sk.wmem_alloc <= limit)
+        return false;
+    /* never throttle while the retransmit queue holds at most one skb */
+    if (!tp->rtx_queue.head || tp->rtx_queue.head == tp->rtx_queue.tail)
+        return false;
+    tp->tsq_flags |= TSQF_THROTTLED;
+    return true;
+}
+
+/* tcp_event_new_data_sent: the skb moves to the retransmit queue. */
+static void tcp_event_new_data_sent(TcpSock *tp, Skb *skb, Cpu *cpu)
+{
+    uint32_t prior_packets = tp->packets_out;
+    tcp_skb_unlink(&tp->write_queue, skb);
+    tcp_skb_append(&tp->rtx_queue, skb);
+    tp->snd_nxt = skb->end_seq;
+    tp->packets_out += tcp_skb_pcount(skb);
+    if (!prior_packets || tp->icsk_pending == ICSK_TIME_LOSS_PROBE)
+        tcp_rearm_rto(tp, cpu);
+}
+
+/* tcp_cwnd_validate: remember whether the flow used its cwnd (cwnd growth needs it). */
+static void tcp_cwnd_validate(TcpSock *tp, bool is_cwnd_limited)
+{
+    if (tp->snd_una >= tp->cwnd_usage_seq || is_cwnd_limited ||
+        (!tp->is_cwnd_limited && tp->packets_out > tp->max_packets_out)) {
+        tp->is_cwnd_limited = is_cwnd_limited;
+        tp->max_packets_out = tp->packets_out;
+        tp->cwnd_usage_seq = tp->snd_nxt;
+    }
+}
+
+/* Can the head skb go now? Splits it to what may go; 0 = stop, else its pcount. */
+static uint32_t tcp_write_xmit_prepare(TcpSock *tp, Skb *skb, uint32_t mss_now, int nonagle,
+                                       int push_one, bool *cwnd_limited)
+{
+    uint32_t cwnd_quota = tcp_cwnd_test(tp);
+    if (!cwnd_quota) {
+        if (push_one != 2) {
+            *cwnd_limited = true;
+            return 0;
+        }
+        cwnd_quota = 1; /* force out a loss probe */
+    }
+    if (!tcp_snd_wnd_test(tp, skb, mss_now))
+        return 0;
+    uint32_t tso_segs = (skb->len + mss_now - 1) / mss_now;
+    skb->gso_size = (uint16_t)(mss_now > 65535 ? 65535 : mss_now);
+    skb->gso_segs = (uint16_t)tso_segs;
+    uint32_t limit = mss_now;
+    if (tso_segs == 1) {
+        if (!tcp_nagle_test(tp, skb, mss_now, nonagle))
+            return 0;
+    } else {
+        uint32_t max_segs = tcp_tso_autosize(tp, mss_now);
+        limit = tcp_mss_split_point(tp, skb, mss_now, cwnd_quota < max_segs ? cwnd_quota : max_segs,
+                                    nonagle);
+        if (!limit)
+            return 0;
+    }
+    if (skb->len > limit)
+        tcp_fragment(tp, &tp->write_queue, skb, limit);
+    if (tcp_small_queue_check(tp, skb, 0))
+        return 0;
+    return tcp_skb_pcount(skb);
+}
+
+/* tcp_write_xmit: push pending frames. Returns true when nothing is in flight yet data waits
+ * (the kernel would arm the zero-window probe). */
+bool tcp_write_xmit(TcpSock *tp, uint32_t mss_now, int nonagle, int push_one, Cpu *cpu)
+{
+    uint32_t sent_pkts = 0;
+    bool cwnd_limited = false;
+    Skb *skb;
+    tp->tcp_mstamp = sim_now(tcp_sim(tp));
+    while ((skb = tp->write_queue.head)) {
+        uint32_t pcount = tcp_write_xmit_prepare(tp, skb, mss_now, nonagle, push_one, &cwnd_limited);
+        if (!pcount)
+            break;
+        tcp_transmit_skb(tp, skb, cpu);
+        tcp_event_new_data_sent(tp, skb, cpu);
+        if (skb->len < mss_now)
+            tp->snd_sml = skb->end_seq; /* tcp_minshall_update */
+        sent_pkts += pcount;
+        if (push_one)
+            break;
+    }
+    cwnd_limited |= tcp_packets_in_flight(tp) >= tp->snd_cwnd;
+    if (sent_pkts) {
+        if (tcp_in_cwnd_reduction(tp))
+            tp->prr_out += sent_pkts;
+        if (push_one != 2)
+            tcp_schedule_loss_probe(tp, false, cpu);
+    }
+    if (sent_pkts || cwnd_limited)
+        tcp_cwnd_validate(tp, cwnd_limited);
+    return !tp->packets_out && tp->write_queue.head;
+}
+
+void __tcp_push_pending_frames(TcpSock *tp, uint32_t mss_now, int nonagle, Cpu *cpu)
+{
+    if (!tp->write_queue.head)
+        return;
+    tcp_write_xmit(tp, mss_now, nonagle, 0, cpu);
+}
+
+void tcp_push_pending_frames(TcpSock *tp, Cpu *cpu)
+{
+    __tcp_push_pending_frames(tp, tp->mss_cache, 0, cpu);
+}
+
+void tcp_push_one(TcpSock *tp, uint32_t mss_now, Cpu *cpu)
+{
+    tcp_write_xmit(tp, mss_now, TCP_NAGLE_PUSH, 1, cpu);
+}
+
+/* ---- retransmission ---- */
+
+/* __tcp_retransmit_skb: send (the first segs MSSes of) skb again; TcpRetransSegs by pcount. */
+int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
+{
+    uint32_t cur_mss = tp->mss_cache;
+    uint64_t queued = tp->sk.wmem_queued;
+    uint64_t cap = queued + (queued >> 2) < tp->sk.sndbuf ? queued + (queued >> 2) : tp->sk.sndbuf;
+    if (tp->sk.wmem_alloc > cap)
+        return -1; /* -EAGAIN: do not queue more than we hold */
+    int64_t avail_wnd = (int64_t)tcp_wnd_end(tp) - (int64_t)skb->seq;
+    if (avail_wnd <= 0) {
+        if (skb->seq != tp->snd_una)
+            return -1;
+        avail_wnd = cur_mss;
+    }
+    uint64_t len = (uint64_t)cur_mss * segs;
+    if (len > (uint64_t)avail_wnd) {
+        len = ((uint64_t)avail_wnd / cur_mss) * cur_mss;
+        if (!len)
+            len = (uint64_t)avail_wnd;
+    }
+    if (skb->len > len)
+        tcp_fragment(tp, &tp->rtx_queue, skb, (uint32_t)len);
+    uint32_t pcount = tcp_skb_pcount(skb);
+    tcp_count(tp, CTR_TcpRetransSegs, pcount);
+    tp->total_retrans += pcount;
+    skb->sacked |= TCPCB_EVER_RETRANS;
+    skb->ever_retrans = true;
+    tp->tcp_mstamp = sim_now(tcp_sim(tp));
+    tcp_transmit_skb(tp, skb, cpu);
+    return 0;
+}
+
+int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
+{
+    int err = __tcp_retransmit_skb(tp, skb, segs, cpu);
+    if (err == 0) {
+        skb->sacked |= TCPCB_RETRANS;
+        tp->retrans_out += tcp_skb_pcount(skb);
+    }
+    /* the TS clock of the first (attempted) retransmission, for Eifel (T.C.6) */
+    if (!tp->retrans_stamp)
+        tp->retrans_stamp = tcp_time_stamp_ms(tp);
+    if (tp->undo_retrans < 0)
+        tp->undo_retrans = 0;
+    tp->undo_retrans += (int32_t)tcp_skb_pcount(skb);
+    return err;
+}
+
+/* tcp_xmit_retransmit_queue: resend LOST skbs while cwnd allows (F.3). */
+void tcp_xmit_retransmit_queue(TcpSock *tp, Cpu *cpu)
+{
+    if (!tp->packets_out)
+        return;
+    Skb *rtx_head = tp->rtx_queue.head;
+    bool rearm = false;
+    uint32_t max_segs = tcp_tso_autosize(tp, tp->mss_cache);
+    for (Skb *skb = rtx_head; skb; skb = skb->next) {
+        uint32_t in_flight = tcp_packets_in_flight(tp);
+        if (in_flight >= tp->snd_cwnd || tp->retrans_out >= tp->lost_out)
+            break;
+        uint32_t segs = tp->snd_cwnd - in_flight;
+        if (segs > max_segs)
+            segs = max_segs;
+        if (!(skb->sacked & TCPCB_LOST) ||
+            (skb->sacked & (TCPCB_SACKED_ACKED | TCPCB_SACKED_RETRANS)))
+            continue;
+        if (tcp_small_queue_check(tp, skb, 1))
+            break;
+        if (tcp_retransmit_skb(tp, skb, segs, cpu))
+            break;
+        CounterId mib = tp->ca_state != TCP_CA_Loss ? CTR_TcpExtTCPFastRetrans
+                                                    : CTR_TcpExtTCPSlowStartRetrans;
+        tcp_count(tp, mib, tcp_skb_pcount(skb));
+        if (tcp_in_cwnd_reduction(tp))
+            tp->prr_out += tcp_skb_pcount(skb);
+        if (skb == rtx_head && tp->icsk_pending != ICSK_TIME_REO_TIMEOUT)
+            rearm = true;
+    }
+    if (rearm)
+        inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, tp->icsk_rto, tcp_rto_max(tp), cpu);
+}
+
+/* ---- RTO / TLP arming (T.C.3, T.D.1) ---- */
+
+/* How far in the future the RTO of the head skb is, in us (tcp_rto_delta_us). */
+int64_t tcp_rto_delta_us(const TcpSock *tp)
+{
+    const Skb *skb = tp->rtx_queue.head;
+    int64_t rto_us = (int64_t)jiffies_to_usecs_hz(tp->icsk_rto, tp->hz);
+    if (!skb)
+        return rto_us;
+    return (skb->tx_time / SIM_US) + rto_us - (tp->tcp_mstamp / SIM_US);
+}
+
+void tcp_rearm_rto(TcpSock *tp, Cpu *cpu)
+{
+    if (!tp->packets_out) {
+        inet_csk_clear_xmit_timer(tp, ICSK_TIME_RETRANS);
+        return;
+    }
+    uint32_t rto = tp->icsk_rto;
+    if (tp->icsk_pending == ICSK_TIME_REO_TIMEOUT || tp->icsk_pending == ICSK_TIME_LOSS_PROBE) {
+        int64_t delta_us = tcp_rto_delta_us(tp);
+        rto = usecs_to_jiffies_hz((uint64_t)(delta_us > 1 ? delta_us : 1), tp->hz);
+    }
+    inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, rto, tcp_rto_max(tp), cpu);
+}
+
+/* tcp_schedule_loss_probe (4.14+): PTO = 2*SRTT + (packets_out == 1 ? rto_min : 2 ms), or 1 s
+ * without an RTT sample, never later than the RTO would fire. */
+bool tcp_schedule_loss_probe(TcpSock *tp, bool advancing_rto, Cpu *cpu)
+{
+    if (!tcp_conf(tp)->tlp || !tp->packets_out || !tcp_is_sack(tp) ||
+        (tp->ca_state != TCP_CA_Open && tp->ca_state != TCP_CA_CWR))
+        return false;
+    uint32_t timeout;
+    if (tp->srtt_us) {
+        uint64_t timeout_us = tp->srtt_us >> 2;
+        timeout_us += tp->packets_out == 1 ? tcp_rto_min_us(tp) : TCP_TIMEOUT_MIN_US;
+        timeout = usecs_to_jiffies_hz(timeout_us, tp->hz);
+    } else {
+        timeout = tcp_timeout_init(tp);
+    }
+    int64_t rto_delta_us = advancing_rto ? (int64_t)jiffies_to_usecs_hz(tp->icsk_rto, tp->hz)
+                                         : tcp_rto_delta_us(tp);
+    if (rto_delta_us > 0) {
+        uint32_t rto_j = usecs_to_jiffies_hz((uint64_t)rto_delta_us, tp->hz);
+        if (rto_j < timeout)
+            timeout = rto_j;
+    }
+    inet_csk_reset_xmit_timer(tp, ICSK_TIME_LOSS_PROBE, timeout, tcp_rto_max(tp), cpu);
+    return true;
+}
+
+void tcp_set_xmit_timer(TcpSock *tp, Cpu *cpu)
+{
+    if (!tcp_schedule_loss_probe(tp, true, cpu))
+        tcp_rearm_rto(tp, cpu);
+}
+
+/* The probe of tcp_send_loss_probe when no new data can go: the last MSS of the last skb. */
+static bool tcp_loss_probe_retransmit(TcpSock *tp, uint32_t mss, Cpu *cpu)
+{
+    Skb *skb = tp->rtx_queue.tail;
+    if (!skb)
+        return false;
+    uint32_t pcount = tcp_skb_pcount(skb);
+    if (pcount > 1 && skb->len > (pcount - 1) * mss) {
+        tcp_fragment(tp, &tp->rtx_queue, skb, (pcount - 1) * mss);
+        skb = skb->next;
+    }
+    if (__tcp_retransmit_skb(tp, skb, 1, cpu))
+        return false;
+    tp->tlp_retrans = true;
+    return true;
+}
+
+/* The probe itself: new data if some fits the peer's window (ignoring cwnd), else the last MSS
+ * again. True when a probe left. */
+static bool tcp_loss_probe_send(TcpSock *tp, Cpu *cpu)
+{
+    uint32_t mss = tp->mss_cache;
+    Skb *skb = tp->write_queue.head;
+    tp->tlp_retrans = false;
+    if (skb && tcp_snd_wnd_test(tp, skb, mss)) {
+        uint32_t pcount = tp->packets_out;
+        tcp_write_xmit(tp, mss, TCP_NAGLE_OFF, 2, cpu);
+        return tp->packets_out > pcount;
+    }
+    return tcp_loss_probe_retransmit(tp, mss, cpu);
+}
+
+/* tcp_send_loss_probe (T.D.2): at most one probe per episode (tlp_high_seq); then the RTO is
+ * re-armed, from now when a probe left. */
+void tcp_send_loss_probe(TcpSock *tp, Cpu *cpu)
+{
+    if (!tp->tlp_high_seq && tcp_loss_probe_send(tp, cpu)) {
+        tp->tlp_high_seq = tp->snd_nxt;
+        tcp_count(tp, CTR_TcpExtTCPLossProbes, 1);
+        tp->icsk_pending = 0;
+    }
+    tcp_rearm_rto(tp, cpu);
+}
+
+/* ---- deferred work and TSQ ---- */
+
+/* tcp_tsq_write / tcp_tsq_handler: resume transmission after TX completions. */
+void tcp_tsq_write(TcpSock *tp, Cpu *cpu)
+{
+    if (tp->lost_out > tp->retrans_out && tp->snd_cwnd > tcp_packets_in_flight(tp)) {
+        tp->tcp_mstamp = sim_now(tcp_sim(tp));
+        tcp_xmit_retransmit_queue(tp, cpu);
+    }
+    tcp_write_xmit(tp, tp->mss_cache, 0, 0, cpu);
+}
+
+static bool tcp_tsq_run(SoftirqWork *w, Cpu *cpu)
+{
+    TcpSock *tp = w->ctx;
+    if (sock_owned_by_user(&tp->sk))
+        tp->tsq_flags |= TCPF_TSQ_DEFERRED;
+    else
+        tcp_tsq_write(tp, cpu);
+    return false;
+}
+
+void tcp_tsq_init(TcpSock *tp)
+{
+    softirq_work_init(&tp->tsq_work, SOFTIRQ_NET_TX, tcp_tsq_run, tp);
+}
+
+/* tcp_wfree (netdev.h's sock_wfree): a TX completion while throttled queues the TSQ handler
+ * (the kernel's per-CPU TSQ tasklet) on the completing CPU. */
+void sock_wfree(Sock *sk, const Skb *skb, Cpu *cpu)
+{
+    TcpSock *tp = tcp_from_sk(sk);
+    (void)skb;
+    if (!(tp->tsq_flags & TSQF_THROTTLED))
+        return;
+    tp->tsq_flags &= ~(uint32_t)TSQF_THROTTLED;
+    cpu_raise_softirq(cpu, &tp->tsq_work);
+}
+
+/* tcp_release_cb (H.A.7): the work deferred while the owner held the socket, in kernel order. */
+void tcp_release_cb_tp(TcpSock *tp, Cpu *cpu)
+{
+    uint32_t flags = tp->tsq_flags & TCP_DEFERRED_ALL;
+    if (!flags)
+        return;
+    tp->tsq_flags &= ~(uint32_t)TCP_DEFERRED_ALL;
+    tp->tcp_mstamp = sim_now(tcp_sim(tp));
+    if (flags & TCPF_TSQ_DEFERRED)
+        tcp_tsq_write(tp, cpu);
+    if (flags & TCPF_WRITE_TIMER_DEFERRED)
+        tcp_write_timer_handler(tp, cpu);
+    if (flags & TCPF_DELACK_TIMER_DEFERRED)
+        tcp_delack_timer_handler(tp, cpu);
+    if ((flags & TCPF_ACK_DEFERRED) && inet_csk_ack_scheduled(tp))
+        tcp_send_ack(tp, cpu);
+}

@@ -1,0 +1,443 @@
+/* tcp_rcv.c - the data receiver of net/ipv4/tcp_input.c (and tcp.c's tcp_cleanup_rbuf).
+ *
+ * What it models: queueing in-order and out-of-order data (tcp_data_queue, tcp_data_queue_ofo,
+ * tcp_ofo_queue), SACK blocks and DSACK generation (T.E.1), the receive window
+ * (__tcp_select_window with tcp_adv_win_scale = 1: half the buffer is advertised), ATO
+ * adaptation and quick-ACK (T.A.2-A.4), the ACK-now-or-delay decision __tcp_ack_snd_check with
+ * the 6.7+ deferral while the owner processes the backlog (T.A.6), receive-side RTT and buffer
+ * autotuning (tcp_rcv_space_adjust), and tcp_cleanup_rbuf after a read (T.A.7). Why: whether
+ * and when the receiver ACKs is what the peer's TLP/RTO timers race against (seed 000), and how
+ * many ACKs the sender must absorb (seed 004).
+ * SACK compression (4.18+) is not modelled: every out-of-order ACK goes at once.
+ */
+#include "models/tcp_internal.h"
+
+/* tcp_win_from_space with tcp_adv_win_scale = 1 (pre-6.x default): half is overhead. */
+uint32_t tcp_win_from_space(uint64_t space)
+{
+    uint64_t w = space - (space >> 1);
+    return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+}
+
+/* tcp_space: what the receive buffer can still take (the backlog counts, H.B.1). */
+static uint32_t tcp_space(const TcpSock *tp)
+{
+    uint64_t used = tp->sk.rmem_alloc + tp->sk.backlog_len;
+    return used >= tp->sk.rcvbuf ? 0 : tcp_win_from_space(tp->sk.rcvbuf - used);
+}
+
+uint32_t __tcp_select_window(TcpSock *tp)
+{
+    uint32_t mss = tp->ack.rcv_mss;
+    uint32_t free_space = tcp_space(tp);
+    uint32_t allowed_space = tcp_win_from_space(tp->sk.rcvbuf);
+    uint32_t full_space = tp->window_clamp < allowed_space ? tp->window_clamp : allowed_space;
+    uint32_t unit = 1u << tp->rcv_wscale;
+    if (mss > full_space)
+        mss = full_space;
+    if (free_space < (full_space >> 1)) {
+        tp->ack.quick = 0;
+        free_space &= ~(unit - 1);
+        if (free_space < (allowed_space >> 4) || free_space < mss)
+            return 0;
+    }
+    if (free_space > tp->rcv_ssthresh)
+        free_space = tp->rcv_ssthresh;
+    return (free_space + unit - 1) & ~(unit - 1);
+}
+
+/* ---- ATO, quick-ACK, rcv_mss (T.A.2-A.4) ---- */
+
+static void tcp_incr_quickack(TcpSock *tp, uint32_t max_quickacks)
+{
+    uint32_t quickacks = tp->rcv_wnd / (2u * tp->ack.rcv_mss);
+    if (quickacks == 0)
+        quickacks = 2;
+    if (quickacks > max_quickacks)
+        quickacks = max_quickacks;
+    if (quickacks > tp->ack.quick)
+        tp->ack.quick = (uint8_t)quickacks;
+}
+
+void tcp_enter_quickack_mode(TcpSock *tp, uint32_t max_quickacks)
+{
+    tcp_incr_quickack(tp, max_quickacks);
+    tp->ack.pingpong = 0;
+    tp->ack.ato = tcp_ato_min(tp);
+}
+
+/* tcp_measure_rcv_mss (T.A.2). */
+static void tcp_measure_rcv_mss(TcpSock *tp, const Skb *skb)
+{
+    uint32_t len = skb->gso_size ? skb->gso_size : skb->len;
+    if (len >= tp->ack.rcv_mss) {
+        tp->ack.rcv_mss = len < tp->advmss ? len : tp->advmss;
+        return;
+    }
+    uint32_t hdr = TCP_HDR_LEN + (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
+    len += hdr;
+    if (len >= TCP_MSS_DEFAULT + TCP_HDR_LEN ||
+        (len >= TCP_MIN_MSS + TCP_HDR_LEN && !(skb->flags & (TCPHDR_PSH | TCPHDR_FIN | TCPHDR_SYN)))) {
+        len -= hdr;
+        if (len == tp->ack.last_seg_size) {
+            tp->ack.rcv_mss = len;
+            return;
+        }
+        tp->ack.last_seg_size = len;
+    }
+    if (tp->ack.pending & ICSK_ACK_PUSHED)
+        tp->ack.pending |= ICSK_ACK_PUSHED2;
+    tp->ack.pending |= ICSK_ACK_PUSHED;
+}
+
+/* tcp_grow_window: raise rcv_ssthresh by 2 MSS per well-filled skb (quick |= 1). */
+static void tcp_grow_window(TcpSock *tp, const Skb *skb)
+{
+    uint32_t space = tcp_space(tp);
+    int64_t room = (int64_t)(tp->window_clamp < space ? tp->window_clamp : space) - tp->rcv_ssthresh;
+    if (room <= 0 || tcp_win_from_space(skb->truesize) > skb->len)
+        return;
+    uint64_t incr = 2u * tp->advmss;
+    if (incr < 2u * (uint64_t)skb->len)
+        incr = 2u * (uint64_t)skb->len;
+    tp->rcv_ssthresh += (uint32_t)((int64_t)incr < room ? (int64_t)incr : room);
+    tp->ack.quick |= 1;
+}
+
+/* tcp_event_data_recv (T.A.3). */
+void tcp_event_data_recv(TcpSock *tp, const Skb *skb)
+{
+    uint64_t now = tcp_jiffies(tp);
+    uint32_t ato_min = tcp_ato_min(tp);
+    tp->ack.pending |= ICSK_ACK_SCHED;
+    tcp_measure_rcv_mss(tp, skb);
+    if (!tp->ack.ato) {
+        tcp_incr_quickack(tp, TCP_MAX_QUICKACKS);
+        tp->ack.ato = ato_min;
+    } else {
+        uint64_t m = now - tp->ack.lrcvtime;
+        if (m <= ato_min / 2) {
+            tp->ack.ato = (tp->ack.ato >> 1) + ato_min / 2;
+        } else if (m < tp->ack.ato) {
+            tp->ack.ato = (tp->ack.ato >> 1) + (uint32_t)m;
+            if (tp->ack.ato > tp->icsk_rto)
+                tp->ack.ato = tp->icsk_rto;
+        } else if (m > tp->icsk_rto) {
+            tcp_incr_quickack(tp, TCP_MAX_QUICKACKS); /* long idle */
+        }
+    }
+    tp->ack.lrcvtime = now;
+    if (skb->len >= 128)
+        tcp_grow_window(tp, skb);
+}
+
+/* tcp_rcv_rtt_measure_ts: receiver RTT from TSecr (1 ms minimum), for autotuning. */
+void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
+{
+    if (!tp->saw_tstamp || !tp->rcv_tsecr || tp->rcv_tsecr == tp->rcv_rtt_last_tsecr)
+        return;
+    tp->rcv_rtt_last_tsecr = tp->rcv_tsecr;
+    if (skb->len < tp->ack.rcv_mss)
+        return;
+    uint32_t delta = tcp_time_stamp_ms(tp) - tp->rcv_tsecr;
+    if (delta > INT32_MAX / 1000)
+        return;
+    int64_t m = (int64_t)(delta ? delta : 1) * (1000000 / TCP_TS_HZ);
+    if (tp->rcv_rtt_us) {
+        m -= tp->rcv_rtt_us >> 3;
+        tp->rcv_rtt_us = (uint32_t)((int64_t)tp->rcv_rtt_us + m);
+    } else {
+        tp->rcv_rtt_us = (uint32_t)(m << 3);
+    }
+}
+
+/* tcp_rcv_space_adjust: once per receiver RTT, size rcvbuf to twice what the reader took. */
+void tcp_rcv_space_adjust(TcpSock *tp)
+{
+    const TcpConf *c = tcp_conf(tp);
+    sim_time_t now = sim_now(tcp_sim(tp));
+    if (!tp->rcv_rtt_us || now - tp->rcvq_space.time < (sim_time_t)(tp->rcv_rtt_us >> 3) * SIM_US)
+        return;
+    uint64_t copied = tp->copied_seq - tp->rcvq_space.seq;
+    if (copied > tp->rcvq_space.space && c->rcvbuf_autotune) {
+        uint64_t rcvwin = (copied << 1) + 16u * tp->advmss;
+        uint64_t grow = rcvwin * (copied - tp->rcvq_space.space) / tp->rcvq_space.space;
+        rcvwin += grow << 1;
+        uint64_t rcvbuf = rcvwin << 1; /* tcp_space_from_win, adv_win_scale 1 */
+        if (rcvbuf > c->rcvbuf_max)
+            rcvbuf = c->rcvbuf_max;
+        if (rcvbuf > tp->sk.rcvbuf) {
+            tp->sk.rcvbuf = (uint32_t)rcvbuf;
+            tp->window_clamp = tcp_win_from_space(rcvbuf);
+        }
+        tp->rcvq_space.space = (uint32_t)copied;
+    }
+    tp->rcvq_space.seq = tp->copied_seq;
+    tp->rcvq_space.time = now;
+}
+
+/* ---- SACK blocks and DSACK (T.E.1) ---- */
+
+void tcp_dsack_set(TcpSock *tp, uint64_t seq, uint64_t end_seq)
+{
+    if (!tcp_is_sack(tp))
+        return;
+    tcp_count(tp, seq < tp->rcv_nxt ? CTR_TcpExtTCPDSACKOldSent : CTR_TcpExtTCPDSACKOfoSent, 1);
+    tp->dsack = true;
+    tp->duplicate_sack = (SackBlock){ seq, end_seq };
+}
+
+static bool tcp_sack_extend(SackBlock *sp, uint64_t seq, uint64_t end_seq)
+{
+    if (seq > sp->end || sp->start > end_seq)
+        return false;
+    if (seq < sp->start)
+        sp->start = seq;
+    if (end_seq > sp->end)
+        sp->end = end_seq;
+    return true;
+}
+
+static void tcp_dsack_extend(TcpSock *tp, uint64_t seq, uint64_t end_seq)
+{
+    if (!tp->dsack)
+        tcp_dsack_set(tp, seq, end_seq);
+    else
+        tcp_sack_extend(&tp->duplicate_sack, seq, end_seq);
+}
+
+/* Merge blocks that now overlap the first one. */
+static void tcp_sack_maybe_coalesce(TcpSock *tp)
+{
+    for (unsigned i = 1; i < tp->num_sacks;) {
+        if (tcp_sack_extend(&tp->selective_acks[0], tp->selective_acks[i].start, tp->selective_acks[i].end)) {
+            for (unsigned j = i; j + 1 < tp->num_sacks; j++)
+                tp->selective_acks[j] = tp->selective_acks[j + 1];
+            tp->num_sacks--;
+        } else {
+            i++;
+        }
+    }
+}
+
+/* tcp_sack_new_ofo_skb: the block holding the new data moves to the front. */
+static void tcp_sack_new_ofo_skb(TcpSock *tp, uint64_t seq, uint64_t end_seq)
+{
+    for (unsigned i = 0; i < tp->num_sacks; i++) {
+        if (tcp_sack_extend(&tp->selective_acks[i], seq, end_seq)) {
+            SackBlock b = tp->selective_acks[i];
+            for (; i > 0; i--)
+                tp->selective_acks[i] = tp->selective_acks[i - 1];
+            tp->selective_acks[0] = b;
+            tcp_sack_maybe_coalesce(tp);
+            return;
+        }
+    }
+    unsigned n = tp->num_sacks < SKB_MAX_SACKS ? tp->num_sacks : SKB_MAX_SACKS - 1;
+    for (unsigned i = n; i > 0; i--)
+        tp->selective_acks[i] = tp->selective_acks[i - 1];
+    tp->selective_acks[0] = (SackBlock){ seq, end_seq };
+    tp->num_sacks = (uint8_t)(n + 1);
+}
+
+/* tcp_sack_remove: drop blocks rcv_nxt has passed. */
+static void tcp_sack_remove(TcpSock *tp)
+{
+    if (skb_queue_empty(&tp->ofo_queue)) {
+        tp->num_sacks = 0;
+        return;
+    }
+    for (unsigned i = 0; i < tp->num_sacks;) {
+        if (tp->selective_acks[i].start <= tp->rcv_nxt) {
+            for (unsigned j = i; j + 1 < tp->num_sacks; j++)
+                tp->selective_acks[j] = tp->selective_acks[j + 1];
+            tp->num_sacks--;
+        } else {
+            i++;
+        }
+    }
+}
+
+/* ---- queueing ---- */
+
+void tcp_queue_rcv(TcpSock *tp, Skb *skb)
+{
+    tcp_skb_append(&tp->rcv_queue, skb);
+    tp->sk.rmem_alloc += skb->truesize;
+    if (skb->end_seq > tp->rcv_nxt)
+        tp->rcv_nxt = skb->end_seq;
+}
+
+void tcp_fast_path_check(TcpSock *tp)
+{
+    tp->pred_ok = skb_queue_empty(&tp->ofo_queue) && tp->rcv_wnd && tp->sk.rmem_alloc < tp->sk.rcvbuf;
+}
+
+/* tcp_ofo_queue: move what rcv_nxt now reaches from the ofo queue; overlaps become DSACKs. */
+static void tcp_ofo_queue(TcpSock *tp)
+{
+    uint64_t dsack_high = tp->rcv_nxt;
+    Skb *skb;
+    while ((skb = tp->ofo_queue.head) && skb->seq <= tp->rcv_nxt) {
+        if (skb->seq < dsack_high) {
+            uint64_t dsack = dsack_high;
+            if (skb->end_seq < dsack_high)
+                dsack_high = skb->end_seq;
+            tcp_dsack_extend(tp, skb->seq, dsack);
+        }
+        tcp_skb_unlink(&tp->ofo_queue, skb);
+        tp->sk.rmem_alloc -= skb->truesize;
+        if (skb->end_seq <= tp->rcv_nxt) {
+            skb_free(tcp_host(tp)->pool, skb);
+            continue;
+        }
+        tcp_queue_rcv(tp, skb);
+    }
+}
+
+/* tcp_data_queue_ofo: insert in sequence order; data already held is dropped (DSACK). */
+static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb)
+{
+    tp->pred_ok = false;
+    tp->ack.pending |= ICSK_ACK_SCHED;
+    tcp_count(tp, CTR_TcpExtTCPOFOQueue, 1);
+    uint64_t seq = skb->seq, end_seq = skb->end_seq;
+    Skb *pos = tp->ofo_queue.tail;
+    while (pos && pos->seq > seq)
+        pos = pos->prev;
+    if (pos && pos->seq <= seq && end_seq <= pos->end_seq) {
+        skb_free(tcp_host(tp)->pool, skb); /* all the bits are present */
+        tcp_dsack_set(tp, seq, end_seq);
+    } else {
+        tcp_skb_insert_after(&tp->ofo_queue, pos, skb);
+        tp->sk.rmem_alloc += skb->truesize;
+    }
+    if (tcp_is_sack(tp))
+        tcp_sack_new_ofo_skb(tp, seq, end_seq);
+}
+
+/* Duplicate or out-of-window data: DelayedACKLost, DSACK, quick-ACK, ACK owed (T.A.7). */
+static void tcp_data_queue_old(TcpSock *tp, Skb *skb)
+{
+    if (skb->end_seq <= tp->rcv_nxt) {
+        tcp_count(tp, CTR_TcpExtDelayedACKLost, 1);
+        tcp_dsack_set(tp, skb->seq, skb->end_seq);
+    }
+    tcp_enter_quickack_mode(tp, TCP_MAX_QUICKACKS);
+    tp->ack.pending |= ICSK_ACK_SCHED;
+    skb_free(tcp_host(tp)->pool, skb);
+}
+
+/* In-order data: queue, ATO bookkeeping, drain the ofo queue (ICSK_ACK_NOW when it empties). */
+static void tcp_data_queue_in_order(TcpSock *tp, Skb *skb, Cpu *cpu)
+{
+    tcp_queue_rcv(tp, skb);
+    tcp_event_data_recv(tp, skb);
+    if (!skb_queue_empty(&tp->ofo_queue)) {
+        tcp_ofo_queue(tp);
+        if (skb_queue_empty(&tp->ofo_queue))
+            tp->ack.pending |= ICSK_ACK_NOW; /* RFC 5681 4.2: a gap was filled */
+    }
+    if (tp->num_sacks)
+        tcp_sack_remove(tp);
+    tcp_fast_path_check(tp);
+    tcp_data_ready(tp, cpu);
+}
+
+void tcp_data_queue(TcpSock *tp, Skb *skb, Cpu *cpu)
+{
+    if (skb->seq == skb->end_seq) {
+        skb_free(tcp_host(tp)->pool, skb);
+        return;
+    }
+    tp->dsack = false;
+    if (skb->seq == tp->rcv_nxt) {
+        if (tcp_receive_window(tp) == 0) {
+            tcp_data_queue_old(tp, skb); /* zero window: out of window */
+            return;
+        }
+        tcp_data_queue_in_order(tp, skb, cpu);
+        return;
+    }
+    if (skb->end_seq <= tp->rcv_nxt || skb->seq >= tp->rcv_nxt + tcp_receive_window(tp)) {
+        tcp_data_queue_old(tp, skb);
+        return;
+    }
+    if (skb->seq < tp->rcv_nxt) { /* partial overlap: DSACK the old part, keep the rest */
+        tcp_dsack_set(tp, skb->seq, tp->rcv_nxt);
+        tcp_data_queue_in_order(tp, skb, cpu);
+        return;
+    }
+    tcp_data_queue_ofo(tp, skb);
+}
+
+/* tcp_send_dupack: out-of-window segment, ACK at once (not deferred). */
+void tcp_send_dupack(TcpSock *tp, const Skb *skb, Cpu *cpu)
+{
+    if (skb->end_seq != skb->seq && skb->seq < tp->rcv_nxt) {
+        tcp_count(tp, CTR_TcpExtDelayedACKLost, 1);
+        tcp_enter_quickack_mode(tp, TCP_MAX_QUICKACKS);
+        uint64_t end_seq = skb->end_seq > tp->rcv_nxt ? tp->rcv_nxt : skb->end_seq;
+        tcp_dsack_set(tp, skb->seq, end_seq);
+    }
+    tcp_send_ack(tp, cpu);
+}
+
+/* tcp_replace_ts_recent: echo the TSval of a segment at or before the last ACKed point. */
+void tcp_store_ts_recent_if(TcpSock *tp, uint64_t seq)
+{
+    if (tp->saw_tstamp && seq <= tp->rcv_wup && (int32_t)(tp->rcv_tsval - tp->ts_recent) >= 0)
+        tp->ts_recent = tp->rcv_tsval;
+}
+
+/* ---- ACK decisions ---- */
+
+/* __tcp_ack_snd_check (T.A.6, 4.18+ rule without SACK compression). */
+void __tcp_ack_snd_check(TcpSock *tp, bool ofo_possible, Cpu *cpu)
+{
+    bool now = (tp->rcv_nxt - tp->rcv_wup > tp->ack.rcv_mss &&
+                (tp->rcv_nxt == tp->copied_seq /* below SO_RCVLOWAT (1) */ ||
+                 __tcp_select_window(tp) >= tp->rcv_wnd)) ||
+               tcp_in_quickack_mode(tp) || (tp->ack.pending & ICSK_ACK_NOW);
+    if (!now && ofo_possible && !skb_queue_empty(&tp->ofo_queue))
+        now = true;
+    if (!now) {
+        tcp_send_delayed_ack(tp, cpu);
+        return;
+    }
+    if (sock_owned_by_user(&tp->sk) && tcp_stack(tp)->backlog_ack_defer) {
+        tp->tsq_flags |= TCPF_ACK_DEFERRED; /* 6.7+: one ACK from tcp_release_cb */
+        return;
+    }
+    tcp_send_ack(tp, cpu);
+}
+
+void tcp_ack_snd_check(TcpSock *tp, Cpu *cpu)
+{
+    if (!inet_csk_ack_scheduled(tp))
+        return;
+    __tcp_ack_snd_check(tp, true, cpu);
+}
+
+/* tcp_cleanup_rbuf (T.A.7): after a read, ACK if owed and warranted, or if the window doubled. */
+void tcp_cleanup_rbuf(TcpSock *tp, uint64_t copied, Cpu *cpu)
+{
+    bool time_to_ack = false;
+    if (inet_csk_ack_scheduled(tp)) {
+        uint8_t p = tp->ack.pending;
+        if (tp->rcv_nxt - tp->rcv_wup > tp->ack.rcv_mss ||
+            (copied > 0 && ((p & ICSK_ACK_PUSHED2) || ((p & ICSK_ACK_PUSHED) && !inet_csk_in_pingpong_mode(tp))) &&
+             !tp->sk.rmem_alloc))
+            time_to_ack = true;
+    }
+    if (copied > 0 && !time_to_ack) {
+        uint32_t rcv_window_now = tcp_receive_window(tp);
+        if (2u * (uint64_t)rcv_window_now <= tp->window_clamp) {
+            uint32_t new_window = __tcp_select_window(tp);
+            if (new_window && new_window >= 2u * (uint64_t)rcv_window_now)
+                time_to_ack = true;
+        }
+    }
+    if (time_to_ack)
+        tcp_send_ack(tp, cpu);
+}

@@ -1,0 +1,203 @@
+/* tcp_timer.c - TCP's kernel timers, as net/ipv4/tcp_timer.c and inet_connection_sock.h.
+ *
+ * What it models: one retransmit timer shared by RTO, tail loss probe and RACK's reordering
+ * timeout (icsk_pending says which is armed; the last one armed wins), and a delayed-ACK timer.
+ * Both are KTimers in jiffies embedded in the socket; clearing is lazy (only the pending flags
+ * change, the timer stays queued and later fires into a handler that finds nothing to do), as
+ * in Linux (T.A.9, T.B.5). A timer fires in the TIMER softirq of the CPU whose timer base holds
+ * it - the CPU that last (re)armed it - and costs COST_TCP_TIMER there. If the owner holds the
+ * socket at that moment the work is deferred to tcp_release_cb (3.6+; DelayedACKLocked counts
+ * the delayed-ACK case). Why: seed 000 is about RTO/TLP firing while the receiver's owner is
+ * descheduled, seed 003 about the cost of re-arming the delayed-ACK timer.
+ */
+#include "models/tcp_internal.h"
+
+#include "sim/evkind.h"
+
+KTimerResult tcp_sk_reset_timer(TcpSock *tp, KTimer *t, uint64_t expires, Cpu *cpu)
+{
+    uint32_t slack = tcp_stack(tp)->timer_slack_jiffies;
+    KTimerResult r = slack ? ktimer_mod_unexact(tcp_sim(tp), t, expires, slack)
+                           : ktimer_mod(tcp_sim(tp), t, expires);
+    if (r == KTIMER_SHORTCUT) {
+        tp->timer_mod_shortcut++;
+        tcp_charge(tp, cpu, COST_TIMER_MOD_FAST);
+        return r;
+    }
+    tp->timer_mod_slow++;
+    tcp_charge(tp, cpu, COST_TIMER_MOD_SLOW);
+    /* __mod_timer moves the timer to the current CPU's base */
+    if (t == &tp->rtx_timer)
+        tp->rtx_timer_cpu = cpu;
+    else
+        tp->delack_timer_cpu = cpu;
+    return r;
+}
+
+/* inet_csk_reset_xmit_timer (T.B.5). */
+void inet_csk_reset_xmit_timer(TcpSock *tp, uint8_t what, uint64_t when, uint64_t max_when, Cpu *cpu)
+{
+    uint64_t now = tcp_jiffies(tp);
+    if (when > max_when)
+        when = max_when;
+    if (what == ICSK_TIME_DACK) {
+        tp->ack.pending |= ICSK_ACK_TIMER;
+        tp->ack.timeout = now + when;
+        tcp_sk_reset_timer(tp, &tp->delack_timer, tp->ack.timeout, cpu);
+        return;
+    }
+    tp->icsk_pending = what;
+    tp->icsk_timeout = now + when;
+    tcp_sk_reset_timer(tp, &tp->rtx_timer, tp->icsk_timeout, cpu);
+}
+
+/* inet_csk_clear_xmit_timer: flags only, the timer stays queued (INET_CSK_CLEAR_TIMERS unset). */
+void inet_csk_clear_xmit_timer(TcpSock *tp, uint8_t what)
+{
+    if (what == ICSK_TIME_DACK)
+        tp->ack.pending = 0;
+    else
+        tp->icsk_pending = 0;
+}
+
+/* tcp_retransmit_timer (T.C.4): RTO expiry. */
+void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu)
+{
+    if (!tp->packets_out || !tp->rtx_queue.head)
+        return;
+    tp->tlp_high_seq = 0;
+    tcp_count(tp, CTR_TcpExtTCPTimeouts, 1); /* every firing (modern, H.G) */
+    tcp_enter_loss(tp);
+    tp->icsk_retransmits++;
+    if (tcp_retransmit_skb(tp, tp->rtx_queue.head, 1, cpu) != 0) {
+        /* local congestion: retry after TCP_RESOURCE_PROBE_INTERVAL, no backoff */
+        inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, (uint64_t)TCP_RESOURCE_PROBE_MS * tp->hz / 1000,
+                                  tcp_rto_max(tp), cpu);
+        return;
+    }
+    tp->icsk_backoff++;
+    tp->icsk_rto = tp->icsk_rto << 1 < tcp_rto_max(tp) ? tp->icsk_rto << 1 : tcp_rto_max(tp);
+    inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, tp->icsk_rto, tcp_rto_max(tp), cpu);
+}
+
+/* tcp_write_timer_handler (T.B.5): dispatch on icsk_pending. */
+void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu)
+{
+    if (!tp->icsk_pending)
+        return;
+    if (tp->icsk_timeout > tcp_jiffies(tp)) {
+        tcp_sk_reset_timer(tp, &tp->rtx_timer, tp->icsk_timeout, cpu);
+        return;
+    }
+    tp->tcp_mstamp = sim_now(tcp_sim(tp));
+    switch (tp->icsk_pending) {
+    case ICSK_TIME_REO_TIMEOUT:
+        tcp_rack_reo_timeout(tp, cpu);
+        break;
+    case ICSK_TIME_LOSS_PROBE:
+        tcp_send_loss_probe(tp, cpu);
+        break;
+    case ICSK_TIME_RETRANS:
+        tp->icsk_pending = 0;
+        tcp_retransmit_timer(tp, cpu);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Process the prequeue in softirq (2009 delack handler: the reader did not run in time). */
+static void tcp_prequeue_flush(TcpSock *tp, Cpu *cpu)
+{
+    Skb *skb;
+    while ((skb = tp->prequeue.head)) {
+        tcp_skb_unlink(&tp->prequeue, skb);
+        tcp_v4_do_rcv(tp, skb, cpu);
+    }
+    tp->ucopy_memory = 0;
+}
+
+/* tcp_delack_timer_handler (T.A.10, modern). */
+void tcp_delack_timer_handler(TcpSock *tp, Cpu *cpu)
+{
+    if (tp->prequeue.head)
+        tcp_prequeue_flush(tp, cpu);
+    if (!(tp->ack.pending & ICSK_ACK_TIMER))
+        return;
+    if (tp->ack.timeout > tcp_jiffies(tp)) {
+        tcp_sk_reset_timer(tp, &tp->delack_timer, tp->ack.timeout, cpu);
+        return;
+    }
+    tp->ack.pending &= (uint8_t)~ICSK_ACK_TIMER;
+    if (!inet_csk_ack_scheduled(tp))
+        return;
+    if (!inet_csk_in_pingpong_mode(tp)) {
+        /* delayed ACK missed: inflate ATO */
+        uint32_t ato = tp->ack.ato << 1;
+        tp->ack.ato = ato < tp->icsk_rto ? ato : tp->icsk_rto;
+    } else {
+        /* missed in ping-pong: leave it and deflate ATO */
+        tp->ack.pingpong = 0;
+        tp->ack.ato = tcp_ato_min(tp);
+    }
+    tp->tcp_mstamp = sim_now(tcp_sim(tp));
+    tcp_send_ack(tp, cpu);
+    tcp_count(tp, CTR_TcpExtDelayedACKs, 1);
+}
+
+/* ---- firing: timer event -> TIMER softirq on the arming CPU -> handler or deferral ---- */
+
+static bool tcp_write_timer_run(SoftirqWork *w, Cpu *cpu)
+{
+    TcpSock *tp = w->ctx;
+    tcp_charge(tp, cpu, COST_TCP_TIMER);
+    if (sock_owned_by_user(&tp->sk))
+        tp->tsq_flags |= TCPF_WRITE_TIMER_DEFERRED; /* run by tcp_release_cb */
+    else
+        tcp_write_timer_handler(tp, cpu);
+    return false;
+}
+
+static bool tcp_delack_timer_run(SoftirqWork *w, Cpu *cpu)
+{
+    TcpSock *tp = w->ctx;
+    tcp_charge(tp, cpu, COST_TCP_TIMER);
+    /* 6.x: no ACK owed (lazily cleared) -> return without the socket lock */
+    if (!(tp->ack.pending & ICSK_ACK_TIMER) && !tp->prequeue.head)
+        return false;
+    if (sock_owned_by_user(&tp->sk)) {
+        tcp_count(tp, CTR_TcpExtDelayedACKLocked, 1);
+        tp->tsq_flags |= TCPF_DELACK_TIMER_DEFERRED;
+    } else {
+        tcp_delack_timer_handler(tp, cpu);
+    }
+    return false;
+}
+
+static void tcp_rtx_timer_fire(Sim *sim, void *ctx)
+{
+    TcpSock *tp = ctx;
+    (void)sim;
+    cpu_raise_softirq(tp->rtx_timer_cpu, &tp->rtx_work);
+}
+
+static void tcp_delack_timer_fire(Sim *sim, void *ctx)
+{
+    TcpSock *tp = ctx;
+    (void)sim;
+    cpu_raise_softirq(tp->delack_timer_cpu, &tp->delack_work);
+}
+
+void tcp_init_xmit_timers(TcpSock *tp)
+{
+    ktimer_init(&tp->rtx_timer, tp->hz, tcp_rtx_timer_fire, tp, EVK_TIMER, tp->sk.conn);
+    ktimer_init(&tp->delack_timer, tp->hz, tcp_delack_timer_fire, tp, EVK_TIMER, tp->sk.conn);
+    softirq_work_init(&tp->rtx_work, SOFTIRQ_TIMER, tcp_write_timer_run, tp);
+    softirq_work_init(&tp->delack_work, SOFTIRQ_TIMER, tcp_delack_timer_run, tp);
+}
+
+void tcp_stop_timers(TcpSock *tp)
+{
+    ktimer_del(tcp_sim(tp), &tp->rtx_timer);
+    ktimer_del(tcp_sim(tp), &tp->delack_timer);
+}
