@@ -352,6 +352,8 @@ static void cpu_schedule(Cpu *cpu)
     if (!next) {
         set_mode(cpu, CPU_IDLE);
         tick_stop(cpu);
+        if (cpu->softirq_wanted && softirq_has_work(&cpu->softirq))
+            kick(cpu); /* raised while the last task had BH disabled */
         return;
     }
     next->state = TASK_RUNNING;

@@ -241,10 +241,10 @@ uint64_t rq_avg_vruntime(const RunQueue *rq)
     return rq->min_vruntime + (uint64_t)(avg / n);
 }
 
-/* entity_eligible(): V - v >= 0, compared without dividing. */
-static bool eevdf_eligible(const RunQueue *rq, const Task *t)
+/* entity_eligible(): V - v >= 0, compared without dividing (key_sum = eevdf_key_sum(rq)). */
+static bool eevdf_eligible(const RunQueue *rq, const Task *t, int64_t key_sum)
 {
-    return eevdf_key_sum(rq) >= vdiff(t->vruntime, rq->min_vruntime) * (int64_t)rq->nr_running;
+    return key_sum >= vdiff(t->vruntime, rq->min_vruntime) * (int64_t)rq->nr_running;
 }
 
 static void eevdf_place(RunQueue *rq, Task *t, bool initial)
@@ -301,14 +301,15 @@ static void eevdf_set_curr(RunQueue *rq, Task *t)
  * set; in __schedule() curr was put back into the tree first and loses ties. */
 static Task *eevdf_pick_from(RunQueue *rq, bool protect_curr)
 {
+    int64_t key_sum = eevdf_key_sum(rq);
     Task *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
-    if (curr && !eevdf_eligible(rq, curr))
+    if (curr && !eevdf_eligible(rq, curr, key_sum))
         curr = NULL;
     if (protect_curr && curr && curr->vlag == (int64_t)curr->deadline)
         return curr;
     Task *best = NULL;
     for (Task *p = rq->head; p; p = p->rq_next) {
-        if (p == rq->curr || !eevdf_eligible(rq, p))
+        if (p == rq->curr || !eevdf_eligible(rq, p, key_sum))
             continue;
         if (!best || vdiff(p->deadline, best->deadline) < 0)
             best = p;
