@@ -204,7 +204,8 @@ struct TcpSock {
     uint32_t rcv_rtt_last_tsecr;
     /* results and model statistics */
     uint64_t bytes_acked, bytes_received;
-    uint64_t timer_mod_shortcut, timer_mod_slow; /* tcp_sk_reset_timer outcomes */
+    /* tcp_sk_reset_timer outcomes per timer: [0] retransmit, [1] delayed ACK */
+    uint64_t timer_mod_shortcut[2], timer_mod_slow[2];
 };
 
 static inline Host *tcp_host(const TcpSock *tp)

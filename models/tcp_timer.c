@@ -19,12 +19,13 @@ KTimerResult tcp_sk_reset_timer(TcpSock *tp, KTimer *t, uint64_t expires, Cpu *c
     uint32_t slack = tcp_stack(tp)->timer_slack_jiffies;
     KTimerResult r = slack ? ktimer_mod_unexact(tcp_sim(tp), t, expires, slack)
                            : ktimer_mod(tcp_sim(tp), t, expires);
+    int which = t == &tp->delack_timer;
     if (r == KTIMER_SHORTCUT) {
-        tp->timer_mod_shortcut++;
+        tp->timer_mod_shortcut[which]++;
         tcp_charge(tp, cpu, COST_TIMER_MOD_FAST);
         return r;
     }
-    tp->timer_mod_slow++;
+    tp->timer_mod_slow[which]++;
     tcp_charge(tp, cpu, COST_TIMER_MOD_SLOW);
     /* __mod_timer moves the timer to the current CPU's base */
     if (t == &tp->rtx_timer)

@@ -1,0 +1,251 @@
+/* test_tcp_ack.c - the data receiver's ACK policy (notes A.3-A.10): quick-ACK at start, the
+ * 40 ms delayed ACK, ACK after two full segments, immediate ACKs for out-of-order data and
+ * duplicates (DSACK), the delayed-ACK timer deferred while the socket is owned, and the 6.7+
+ * one-ACK-per-backlog-drain deferral. HZ = 1000, MSS 1448, hand-computed expectations. */
+#include "tcp_harness.h"
+
+/* a sends len bytes now; its segment(s) reach b at once. */
+static void send_and_deliver(TcpBench *tb, uint32_t len)
+{
+    th_write(tb->a, len);
+    while (th_deliver(tb, 0))
+        ;
+}
+
+/* b's ACKs reach a at once. */
+static void ack_back(TcpBench *tb)
+{
+    while (th_deliver(tb, 1))
+        ;
+}
+
+static TcpBench *bench(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    return tb;
+}
+
+/* Quick-ACK budget: tcp_incr_quickack = min(rcv_wnd / (2 rcv_mss), 16) with the initial
+ * rcv_mss 536 (tcp_initialize_rcv_mss) and rcv_wnd 65535: min(65535 / 1072 = 61, 16) = 16.
+ * The first 16 full segments are each ACKed at once (quick > 0, not ping-pong); each ACK uses
+ * one credit (tcp_dec_quickack_mode). The 17th is not ACKed at once. */
+static void test_quickack_at_start(void)
+{
+    TcpBench *tb = bench();
+    for (int i = 0; i < 16; i++) {
+        th_run_to(tb, (sim_time_t)i * SIM_MS);
+        send_and_deliver(tb, 1448);
+        g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+        Skb *ack = th_take(tb, 1);
+        g_assert_cmpuint(ack->ack_seq, ==, 1 + (uint64_t)(i + 1) * 1448);
+        th_deliver_skb(tb, 1, ack);
+        th_read(tb->b);
+        g_assert_cmpuint(tb->b->ack.quick, ==, 15 - i);
+    }
+    th_run_to(tb, 16 * SIM_MS);
+    send_and_deliver(tb, 1448);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0); /* 1448 is not > rcv_mss 1448: delayed */
+    g_assert_true(tb->b->ack.pending & ICSK_ACK_TIMER);
+    th_free(tb);
+}
+
+/* Exhaust the quick ACKs as above, reading after each segment. Ends at t = 15 ms. */
+static void use_up_quickacks(TcpBench *tb)
+{
+    for (int i = 0; i < 16; i++) {
+        th_run_to(tb, (sim_time_t)i * SIM_MS);
+        send_and_deliver(tb, 1448);
+        ack_back(tb);
+        th_read(tb->b);
+    }
+    g_assert_cmpuint(tb->b->ack.quick, ==, 0);
+}
+
+/* A lone segment after the quick ACKs: ato = TCP_ATO_MIN = 40 jiffies (inter-arrivals <= 20 ms
+ * keep ato = ato/2 + 20 = 40; leaving quick mode sets 40). Sent at t = 20 ms (jiffy 20), the
+ * delayed ACK leaves when the timer fires at jiffy 20 + 40 = 60, i.e. at 60 ms, not before;
+ * TcpExtDelayedACKs = 1 and ato inflates to min(2 * 40, rto) = 80. */
+static void test_delayed_ack_40ms(void)
+{
+    TcpBench *tb = bench();
+    use_up_quickacks(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    send_and_deliver(tb, 100);
+    g_assert_cmpuint(tb->b->ack.ato, ==, 40);
+    g_assert_cmpuint(tb->b->ack.timeout, ==, 60);
+    th_run_to(tb, 60 * SIM_MS - 1);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    th_run_to(tb, 60 * SIM_MS);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    Skb *ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, 1 + 16 * 1448 + 100);
+    skb_free(tb->host[1].pool, ack);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKs), ==, 1);
+    g_assert_cmpuint(tb->b->ack.ato, ==, 80);
+    th_free(tb);
+}
+
+/* After the quick ACKs: the first full segment leaves rcv_nxt - rcv_wup = 1448, not more than
+ * rcv_mss (1448) -> delayed; the second makes it 2896 > 1448 with the window not shrinking
+ * (the reader keeps the buffer empty) -> ACK at once, acknowledging both. */
+static void test_ack_after_two_full_segments(void)
+{
+    TcpBench *tb = bench();
+    use_up_quickacks(tb);
+    th_run_to(tb, 30 * SIM_MS);
+    send_and_deliver(tb, 1448);
+    th_read(tb->b);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    send_and_deliver(tb, 1448);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    Skb *ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, 1 + 18 * 1448);
+    skb_free(tb->host[1].pool, ack);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKs), ==, 0);
+    th_free(tb);
+}
+
+/* Out of order: a hole makes the receiver ACK at once with a SACK block for the data above it,
+ * even with no quick ACKs left; filling the hole ACKs at once again (ICSK_ACK_NOW) and the SACK
+ * block disappears. */
+static void test_ofo_immediate_ack(void)
+{
+    TcpBench *tb = bench();
+    use_up_quickacks(tb);
+    th_run_to(tb, 30 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    Skb *first = th_take(tb, 0);
+    th_deliver(tb, 0); /* the second arrives first */
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    Skb *ack = th_take(tb, 1);
+    uint64_t base = 1 + 16 * 1448;
+    g_assert_cmpuint(ack->ack_seq, ==, base);
+    g_assert_cmpuint(ack->nsacks, ==, 1);
+    g_assert_false(ack->dsack);
+    g_assert_cmpuint(ack->sack[0].start, ==, base + 1448);
+    g_assert_cmpuint(ack->sack[0].end, ==, base + 2896);
+    skb_free(tb->host[1].pool, ack);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPOFOQueue), ==, 1);
+    th_deliver_skb(tb, 0, first);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, base + 2896);
+    g_assert_cmpuint(ack->nsacks, ==, 0);
+    skb_free(tb->host[1].pool, ack);
+    th_free(tb);
+}
+
+/* A duplicate of delivered data (sequence range entirely below rcv_nxt but not below rcv_wup
+ * handled by tcp_data_queue; below rcv_wup by tcp_send_dupack): DelayedACKLost, TCPDSACKOldSent,
+ * quick-ACK mode and an immediate ACK whose first block is the DSACK [seq, end_seq). */
+static void test_dsack_for_duplicate(void)
+{
+    TcpBench *tb = bench();
+    use_up_quickacks(tb);
+    th_run_to(tb, 30 * SIM_MS);
+    th_write(tb->a, 1448);
+    Skb *orig = th_take(tb, 0);
+    Skb *copy = skb_clone(tb->host[0].pool, orig);
+    th_deliver_skb(tb, 0, orig);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0); /* delayed */
+    th_deliver_skb(tb, 0, copy);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    Skb *ack = th_take(tb, 1);
+    uint64_t seq = 1 + 16 * 1448;
+    g_assert_cmpuint(ack->ack_seq, ==, seq + 1448);
+    g_assert_true(ack->dsack);
+    g_assert_cmpuint(ack->sack[0].start, ==, seq);
+    g_assert_cmpuint(ack->sack[0].end, ==, seq + 1448);
+    skb_free(tb->host[1].pool, ack);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKLost), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPDSACKOldSent), ==, 1);
+    /* tcp_enter_quickack_mode(16): quick = min(rcv_wnd / (2 * 1448), 16); one used by the ACK */
+    uint32_t q = tb->b->rcv_wnd / (2 * 1448);
+    g_assert_cmpuint(tb->b->ack.quick, ==, (q < 16 ? q : 16) - 1);
+    /* the DSACK was consumed by that one ACK */
+    g_assert_false(tb->b->dsack);
+    th_free(tb);
+}
+
+/* Delayed-ACK timer firing while the owner holds the socket (3.6+): DelayedACKLocked, no ACK;
+ * tcp_release_cb then runs the handler and sends it (DelayedACKs). */
+static void test_delack_deferred_while_owned(void)
+{
+    TcpBench *tb = bench();
+    use_up_quickacks(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    send_and_deliver(tb, 100); /* delayed ACK due at jiffy 60 */
+    tcp_sk(tb->b)->owned = true; /* a task holds the socket (lock_sock) */
+    th_run_to(tb, 100 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKLocked), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKs), ==, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    g_assert_true(tb->b->tsq_flags & TCPF_DELACK_TIMER_DEFERRED);
+    tcp_sk(tb->b)->owned = false;
+    tcp_sk(tb->b)->ops->release_cb(tcp_sk(tb->b), NULL); /* release_sock */
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKs), ==, 1);
+    th_free(tb);
+}
+
+/* 6.7+ (stack.backlog.ack_defer): data processed from the backlog while owned does not ACK;
+ * tcp_release_cb sends exactly one ACK for all of it. Without the deferral each skb that
+ * warrants an ACK sends one. Three 2-MSS skbs processed as a drain would (backlog_rcv). The
+ * receive buffer is 1 MiB (as after autotuning) so that unread data does not shrink the
+ * 64 KB window: free space (1 MiB - queued) / 2 stays above rcv_ssthresh (65535), so
+ * __tcp_select_window() >= rcv_wnd and "more than one MSS unacked" sends at once. */
+static void run_backlog_drain(bool defer, uint32_t *acks_during, uint32_t *acks_after)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.rcvbuf = 1 << 20;
+    th_connect(tb, 1500);
+    tb->stack.backlog_ack_defer = defer;
+    for (int i = 0; i < 16; i++) { /* same history as use_up_quickacks: 16 MSS delivered */
+        th_run_to(tb, (sim_time_t)i * SIM_MS);
+        send_and_deliver(tb, 1448);
+        ack_back(tb);
+        th_read(tb->b);
+    }
+    th_run_to(tb, 30 * SIM_MS);
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    for (int i = 0; i < 3; i++) {
+        th_write(tb->a, 2 * 1448);
+        Skb *skb = th_take(tb, 0);
+        sk->ops->backlog_rcv(sk, skb, NULL);
+    }
+    *acks_during = th_pending(tb, 1);
+    sk->owned = false;
+    sk->ops->release_cb(sk, NULL);
+    *acks_after = th_pending(tb, 1) - *acks_during;
+    Skb *last = tb->out[1].tail;
+    g_assert_cmpuint(last->ack_seq, ==, 1 + 22 * 1448);
+    th_free(tb);
+}
+
+static void test_backlog_ack_defer(void)
+{
+    uint32_t during, after;
+    run_backlog_drain(true, &during, &after);
+    g_assert_cmpuint(during, ==, 0);
+    g_assert_cmpuint(after, ==, 1);
+    /* before 6.7: 2 MSS > rcv_mss -> each of the 3 skbs is ACKed as it is processed */
+    run_backlog_drain(false, &during, &after);
+    g_assert_cmpuint(during, ==, 3);
+    g_assert_cmpuint(after, ==, 0);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/ack/quickack-at-start", test_quickack_at_start);
+    g_test_add_func("/tcp/ack/delayed-40ms", test_delayed_ack_40ms);
+    g_test_add_func("/tcp/ack/two-full-segments", test_ack_after_two_full_segments);
+    g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
+    g_test_add_func("/tcp/ack/dsack-duplicate", test_dsack_for_duplicate);
+    g_test_add_func("/tcp/ack/delack-deferred-owned", test_delack_deferred_while_owned);
+    g_test_add_func("/tcp/ack/backlog-ack-defer", test_backlog_ack_defer);
+    return g_test_run();
+}

@@ -1,0 +1,193 @@
+/* test_tcp_timers.c - the sender's retransmit timer (notes C.2-C.4, D.1-D.2): the RTO from an
+ * RTT sample and its exponential backoff, the tail-loss-probe timeout with several packets
+ * and with one packet out, and what the probe sends (new data, or the last MSS again).
+ * HZ = 1000 (a jiffy is 1 ms), MSS 1448, rto_min 200 ms. */
+#include "tcp_harness.h"
+
+static TcpBench *bench(bool tlp)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.tlp = tlp;
+    th_connect(tb, 1500);
+    return tb;
+}
+
+/* One segment at t = 0, its ACK delivered at t = 10 ms: RTT sample m = 10000 us.
+ * tcp_rtt_estimator, first sample: srtt_us = 8m = 80000, mdev_us = 2m = 20000,
+ * rttvar_us = max(2m, rto_min) = 200000. RTO = usecs_to_jiffies(10000 + 200000) = 210. */
+static void exchange_10ms(TcpBench *tb)
+{
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    th_run_to(tb, 10 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->srtt_us, ==, 80000);
+    g_assert_cmpuint(tb->a->mdev_us, ==, 20000);
+    g_assert_cmpuint(tb->a->rttvar_us, ==, 200000);
+    g_assert_cmpuint(tb->a->icsk_rto, ==, 210);
+}
+
+/* Then a segment sent at 20 ms is lost, and so are its retransmissions: the RTO fires at
+ * 20 + 210 = 230 ms (TCPTimeouts 1, one MSS retransmitted, rto doubled to 420), again at
+ * 230 + 420 = 650 ms (rto 840), then at 650 + 840 = 1490 ms. */
+static void test_rto_and_backoff(void)
+{
+    TcpBench *tb = bench(false);
+    exchange_10ms(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_drop(tb, 0);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_RETRANS);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 230);
+    th_run_to(tb, 230 * SIM_MS - 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 0);
+    th_run_to(tb, 230 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 1);
+    g_assert_cmpuint(tb->a->icsk_rto, ==, 420);
+    g_assert_cmpuint(tb->a->icsk_backoff, ==, 1);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 1); /* tcp_enter_loss: in flight (0) + 1 */
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
+    Skb *rtx = th_take(tb, 0);
+    g_assert_cmpuint(rtx->seq, ==, 1449);
+    g_assert_cmpuint(rtx->len, ==, 1448);
+    skb_free(tb->host[0].pool, rtx);
+    th_run_to(tb, 650 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 2);
+    g_assert_cmpuint(tb->a->icsk_rto, ==, 840);
+    th_drop(tb, 0);
+    th_run_to(tb, 1490 * SIM_MS - 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 2);
+    th_run_to(tb, 1490 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 3);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 3);
+    /* retransmissions are not TcpOutSegs: 2 original segments only */
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpOutSegs), ==, 2);
+    th_drop(tb, 0);
+    th_free(tb);
+}
+
+/* RTT history 1 ms then 400 ms (tcp_rtt_estimator by hand):
+ *   sample 1: srtt_us = 8000, mdev_us = 2000, rttvar = max(2000, 200000) = 200000
+ *   sample 2: err = 400000 - 1000 = 399000, srtt_us = 407000; mdev += 399000 - 2000/4 = 398500
+ *             -> 400500 > mdev_max (200000) -> rttvar = 400500.
+ * RTO = usecs_to_jiffies(407000/8 + 400500 = 50875 + 400500) = 452 jiffies.
+ * PTO with one packet out: srtt_us/4 + rto_min = 101750 + 200000 = 301750 us -> 302 jiffies
+ * (< RTO, so not clipped). With several out: 101750 + 2000 = 103750 us -> 104 jiffies. */
+static void set_rtt_history(TcpBench *tb)
+{
+    tcp_rtt_estimator(tb->a, 1000);
+    tcp_rtt_estimator(tb->a, 400000);
+    tcp_set_rto(tb->a);
+    g_assert_cmpuint(tb->a->srtt_us, ==, 407000);
+    g_assert_cmpuint(tb->a->rttvar_us, ==, 400500);
+    g_assert_cmpuint(tb->a->icsk_rto, ==, 452);
+}
+
+static void test_pto_one_packet(void)
+{
+    TcpBench *tb = bench(true);
+    set_rtt_history(tb);
+    th_run_to(tb, 5 * SIM_MS);
+    th_write(tb->a, 1448);
+    g_assert_cmpuint(tb->a->packets_out, ==, 1);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_LOSS_PROBE);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 5 + 302);
+    th_free(tb);
+}
+
+static void test_pto_several_packets(void)
+{
+    TcpBench *tb = bench(true);
+    set_rtt_history(tb);
+    th_run_to(tb, 5 * SIM_MS);
+    th_write(tb->a, 3 * 1448);
+    g_assert_cmpuint(tb->a->packets_out, ==, 3);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_LOSS_PROBE);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 5 + 104);
+    th_free(tb);
+}
+
+/* With one packet out the PTO is clipped to the RTO when 2 srtt + rto_min is later:
+ * srtt 10 ms, rttvar 200 ms: PTO 20 + 200 = 220 ms > RTO 210 ms -> armed for 210. */
+static void test_pto_clipped_by_rto(void)
+{
+    TcpBench *tb = bench(true);
+    exchange_10ms(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 1448);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_LOSS_PROBE);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 20 + 210);
+    th_drop(tb, 0);
+    th_free(tb);
+}
+
+/* No new data to send: the probe is the last MSS again. Three MSS sent as one TSO skb at
+ * t = 20 ms (srtt 10 ms): PTO = 2 * 10 + 2 = 22 ms -> fires at 42 ms. The skb is split and
+ * only [1449 + 2896, 1449 + 4344) is resent: TCPLossProbes 1, TcpRetransSegs 1,
+ * tlp_high_seq = snd_nxt; the RTO is re-armed from now (42 + 210). */
+static void test_tlp_last_segment(void)
+{
+    TcpBench *tb = bench(true);
+    exchange_10ms(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 3 * 1448);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 42);
+    th_drop(tb, 0);
+    th_run_to(tb, 42 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 1);
+    Skb *probe = th_take(tb, 0);
+    g_assert_nonnull(probe);
+    g_assert_cmpuint(probe->seq, ==, 1449 + 2 * 1448);
+    g_assert_cmpuint(probe->len, ==, 1448);
+    skb_free(tb->host[0].pool, probe);
+    g_assert_cmpuint(tb->a->tlp_high_seq, ==, tb->a->snd_nxt);
+    g_assert_true(tb->a->tlp_retrans);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_RETRANS);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 42 + 210);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open); /* a probe is not a loss */
+    /* one probe per episode: the RTO comes next */
+    th_run_to(tb, 252 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    th_free(tb);
+}
+
+/* Unsent data that cwnd holds back: the probe is one new MSS. 20 MSS written at t = 0 with no
+ * RTT yet: cwnd 10 lets 10 go (two TSO skbs of 5 = cwnd/2); PTO = TCP_TIMEOUT_INIT = 1 s
+ * (no SRTT), equal to the RTO -> 1000 ms. The probe is segment 11, new data: TcpOutSegs 11,
+ * TcpRetransSegs 0. */
+static void test_tlp_new_data(void)
+{
+    TcpBench *tb = bench(true);
+    th_write(tb->a, 20 * 1448);
+    g_assert_cmpuint(tb->a->packets_out, ==, 10);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 1000);
+    th_drop(tb, 0);
+    th_drop(tb, 0);
+    th_run_to(tb, 1000 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 0);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpOutSegs), ==, 11);
+    Skb *probe = th_take(tb, 0);
+    g_assert_cmpuint(probe->seq, ==, 1 + 10 * 1448);
+    g_assert_cmpuint(probe->len, ==, 1448);
+    skb_free(tb->host[0].pool, probe);
+    g_assert_false(tb->a->tlp_retrans);
+    g_assert_cmpuint(tb->a->tlp_high_seq, ==, 1 + 11 * 1448);
+    th_free(tb);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/timers/rto-backoff", test_rto_and_backoff);
+    g_test_add_func("/tcp/timers/pto-one-packet", test_pto_one_packet);
+    g_test_add_func("/tcp/timers/pto-several-packets", test_pto_several_packets);
+    g_test_add_func("/tcp/timers/pto-clipped-by-rto", test_pto_clipped_by_rto);
+    g_test_add_func("/tcp/timers/tlp-last-segment", test_tlp_last_segment);
+    g_test_add_func("/tcp/timers/tlp-new-data", test_tlp_new_data);
+    return g_test_run();
+}
