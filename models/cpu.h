@@ -75,6 +75,8 @@ struct Task {
 };
 
 /* ---- CPUs ---- */
+/* h->sim, h->conf, h->hz and h->ncpus must be set; each CPU gets its run queue (the host's
+ * sched conf) and its ksoftirqd/N. Free the CPUs before the Sim. */
 Cpu *cpu_new(Host *h, uint32_t index);
 void cpu_free(Cpu *cpu);
 uint32_t cpu_index(const Cpu *cpu);
@@ -93,7 +95,7 @@ typedef struct CpuStats {
     sim_time_t ctx_switch_ns;
     sim_time_t idle_ns;        /* task + softirq + ctx_switch + idle == elapsed time */
     uint64_t ctx_switches;
-    uint64_t softirq_runs;
+    uint64_t softirq_runs;     /* inline __do_softirq runs (ksoftirqd's not counted) */
     uint64_t ksoftirqd_wakeups;
 } CpuStats;
 CpuStats cpu_stats(const Cpu *cpu); /* up to now */

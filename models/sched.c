@@ -11,7 +11,8 @@
  *   curr's vruntime leads the leftmost waiting task by more than the slice;
  *   wake-up: preempt when curr.vruntime - woken.vruntime > wakeup_granularity;
  *   placement: a waking sleeper gets max(own, min_vruntime - latency/2) (GENTLE_FAIR_SLEEPERS),
- *   a new task max(own, min_vruntime + its slice) (START_DEBIT).
+ *   a new task (task_start, the fork) min_vruntime + its slice counted with itself
+ *   (START_DEBIT).
  *   Not modelled: next/last/skip buddies (NEXT_BUDDY is off by default; LAST_BUDDY only changes
  *   the pick when the preempted task is within wakeup_granularity of the leftmost one).
  *

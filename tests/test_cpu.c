@@ -249,6 +249,81 @@ static void test_null_cpu_runs_at_once(void)
     g_assert_cmpint(u.done, ==, 5);
 }
 
+/* ---- full preemption at step ends, and preempt_disable ---- */
+
+typedef struct {
+    Task t;
+    int steps;
+    int off_from, off_to; /* steps (1-based) that disable / re-enable preemption */
+} Spinner;
+
+static void spinner_step(Task *t)
+{
+    Spinner *s = t->ctx;
+    if (s->steps == 10) {
+        task_sleep(t);
+        return;
+    }
+    s->steps++;
+    if (s->steps == s->off_from)
+        task_preempt_disable(t);
+    if (s->steps == s->off_to)
+        task_preempt_enable(t);
+    cpu_charge(t->cpu, 100 * SIM_US);
+}
+
+typedef struct {
+    Task t;
+    int runs;
+    sim_time_t at[4];
+} Nap;
+
+static void nap_step(Task *t)
+{
+    Nap *n = t->ctx;
+    if (n->runs < 4)
+        n->at[n->runs] = sim_now(t->host->sim);
+    n->runs++;
+    task_sleep(t);
+}
+
+/* CFS, 1 CPU. S started first (START_DEBIT 6 ms), P second (3 ms): P runs at 2 us and sleeps;
+ * S is switched in at 4 us and runs 10 steps of 100 us (4, 104, ..., 904 us), never calling
+ * cond_resched. P is woken at 150 us, 3 ms behind S: need_resched.
+ *   full:             S is preempted when its step ends (204 us): P runs at 206 us;
+ *   full, preemption off in steps 1..4 (enabled again at step 5, 404 us): P at 506 us;
+ *   voluntary:        S keeps the CPU until it sleeps at 1004 us: P at 1006 us. */
+static void full_preempt_case(PreemptModel model, int off_from, int off_to, sim_time_t expect)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = SCHED_CFS;
+    th->conf.sched.preempt = model;
+    test_host_build(th);
+    Spinner s = { .off_from = off_from, .off_to = off_to };
+    Nap p = { 0 };
+    task_init(&s.t, &th->host, "s", spinner_step, &s, NULL);
+    task_init(&p.t, &th->host, "p", nap_step, &p, NULL);
+    task_start(&s.t);
+    task_start(&p.t);
+    Waker w = { .t = &p.t };
+    sim_event_init(&w.ev, waker_fire, &w, 0, 0);
+    sim_schedule_at(th->sim, &w.ev, 150 * SIM_US);
+    sim_run_until(th->sim, 2 * SIM_MS);
+    g_assert_cmpint(p.runs, ==, 2);
+    g_assert_cmpint(p.at[0], ==, 2 * SIM_US);
+    g_assert_cmpint(p.at[1], ==, expect);
+    g_assert_cmpuint(s.t.nr_preempted, ==, model == PREEMPT_FULL ? 1 : 0);
+    g_assert_cmpint(s.t.runtime_ns, ==, SIM_MS);
+    test_host_free(th);
+}
+
+static void test_full_preemption(void)
+{
+    full_preempt_case(PREEMPT_FULL, 0, 0, 206 * SIM_US);
+    full_preempt_case(PREEMPT_FULL, 1, 5, 506 * SIM_US);
+    full_preempt_case(PREEMPT_VOLUNTARY, 0, 0, 1006 * SIM_US);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -257,5 +332,6 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/wake-before-sleep-not-lost", test_wake_before_sleep_is_not_lost);
     g_test_add_func("/cpu/tick-stops-when-idle", test_tick_stops_when_idle);
     g_test_add_func("/cpu/null-cpu", test_null_cpu_runs_at_once);
+    g_test_add_func("/cpu/full-preemption", test_full_preemption);
     return g_test_run();
 }
