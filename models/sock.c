@@ -39,6 +39,14 @@
 
 enum { DRAIN_IDLE, DRAIN_RUNNING };
 
+/* COST_LOCK_SOCK is the lock_sock + release_sock pair ("two spinlock round trips", A.2): each
+ * side takes and drops the slock once, so each is charged half of it. */
+static sim_time_t lock_half_cost(const Sock *sk, bool release)
+{
+    sim_time_t pair = host_cost(sk->host, COST_LOCK_SOCK);
+    return release ? pair - pair / 2 : pair / 2;
+}
+
 void sock_init(Sock *sk, Host *h, uint32_t conn, uint16_t port, const SockOps *ops)
 {
     *sk = (Sock){ .host = h, .conn = conn, .port = port, .ops = ops,
@@ -258,7 +266,7 @@ bool lock_sock_step(Sock *sk, Task *t)
     }
     sk->owned = true;
     sk->owner = t;
-    cpu_charge(t->cpu, host_cost(sk->host, COST_LOCK_SOCK));
+    cpu_charge(t->cpu, lock_half_cost(sk, false));
     return true;
 }
 
@@ -270,7 +278,7 @@ bool release_sock_step(Sock *sk, Task *t)
     release_cb(sk, t);
     sk->owned = false;
     sk->owner = NULL;
-    cpu_charge(t->cpu, host_cost(sk->host, COST_LOCK_SOCK));
+    cpu_charge(t->cpu, lock_half_cost(sk, true));
     Task *waiter = sk->lock_waiter;
     sk->lock_waiter = NULL;
     if (waiter)

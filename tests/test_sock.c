@@ -603,8 +603,8 @@ static void waiter_step(Task *t)
     }
 }
 
-/* The copier (CPU 0) holds the socket from 2 us: lock 30 ns, 30 x 100 us, release at
- * 2 us + 30 ns + 3 ms = 3002.03 us. The waiter (CPU 1), woken at 0.5 ms, finds the socket
+/* The copier (CPU 0) holds the socket from 2 us: lock 15 ns (half of COST_LOCK_SOCK), 30 x
+ * 100 us, release at 2 us + 15 ns + 3 ms = 3002.015 us. The waiter (CPU 1), woken at 0.5 ms, finds the socket
  * owned and sleeps as the lock waiter; release_sock wakes it and its CPU (idle, same task as
  * before: no switch cost) takes the lock in that same instant. */
 static void test_lock_waiter(void)
@@ -625,8 +625,8 @@ static void test_lock_waiter(void)
     sim_event_init(&wake.ev, kick_fire, &wake, 0, 0);
     sim_schedule_at(th->sim, &wake.ev, 500 * SIM_US);
     sim_run_until(th->sim, 10 * SIM_MS);
-    g_assert_cmpint(c.released_at, ==, 3002030);
-    g_assert_cmpint(w.locked_at, ==, 3002030);
+    g_assert_cmpint(c.released_at, ==, 3002015);
+    g_assert_cmpint(w.locked_at, ==, 3002015);
     g_assert_cmpint(w.phase, ==, 3);
     g_assert_false(fs.sk.owned);
     g_assert_cmpint(fs.release_cbs, ==, 2);
