@@ -116,6 +116,15 @@ static void tcp_rtx_queue_free_head(TcpSock *tp, Skb *skb, Cpu *cpu)
     tcp_charge(tp, cpu, COST_TCP_CLEAN_RTX_SKB);
 }
 
+/* tcp_skb_spurious_retrans: a retransmitted skb whose ACK echoes a TSval from before its
+ * last transmission was acked by the original. */
+static bool tcp_skb_spurious_retrans(const TcpSock *tp, const Skb *skb)
+{
+    uint32_t skb_ts = (uint32_t)(skb->tx_time / (SIM_S / TCP_TS_HZ)) + 1u;
+    return (skb->sacked & TCPCB_RETRANS) && tp->undo_marker && tp->saw_tstamp && tp->rcv_tsecr &&
+           (int32_t)(tp->rcv_tsecr - skb_ts) < 0;
+}
+
 /* Account one acked (part of an) skb; returns its flags. */
 static int tcp_clean_account(TcpSock *tp, Skb *skb, uint32_t acked_pcount, TcpAckState *st)
 {
@@ -137,7 +146,7 @@ static int tcp_clean_account(TcpSock *tp, Skb *skb, uint32_t acked_pcount, TcpAc
         tp->sacked_out -= acked_pcount;
     } else {
         tp->delivered += acked_pcount;
-        if (tcp_is_sack(tp))
+        if (tcp_is_sack(tp) && !tcp_skb_spurious_retrans(tp, skb))
             tcp_rack_advance(tp, sacked, skb->end_seq, skb->tx_time);
     }
     if (sacked & TCPCB_LOST)

@@ -236,9 +236,11 @@ static inline uint64_t tcp_jiffies(const TcpSock *tp)
 {
     return ktimer_jiffies(tcp_sim(tp), tp->hz);
 }
+/* The TS clock in ms, starting at 1: Linux's is offset from boot (and per connection), and a
+ * zero TSecr / retrans_stamp means "none" to the RTT fallback and to Eifel detection. */
 static inline uint32_t tcp_time_stamp_ms(const TcpSock *tp)
 {
-    return (uint32_t)(sim_now(tcp_sim(tp)) / (SIM_S / TCP_TS_HZ));
+    return (uint32_t)(sim_now(tcp_sim(tp)) / (SIM_S / TCP_TS_HZ)) + 1u;
 }
 static inline uint32_t tcp_rto_min_us(const TcpSock *tp)
 {

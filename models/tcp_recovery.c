@@ -35,8 +35,9 @@ int64_t tcp_rack_skb_timeout(const TcpSock *tp, const Skb *skb, uint32_t reo_wnd
 void tcp_rack_advance(TcpSock *tp, uint8_t sacked, uint64_t end_seq, sim_time_t xmit_time)
 {
     uint32_t rtt_us = tcp_stamp_us_delta(tp->tcp_mstamp, xmit_time);
-    /* a retransmitted skb acked faster than min_rtt: the ACK was for the original */
-    if ((sacked & TCPCB_RETRANS) && rtt_us < tp->min_rtt_us)
+    /* a retransmitted skb acked faster than min_rtt (none yet: ~0U) was the original's ACK */
+    uint32_t min_rtt = tp->min_rtt_us ? tp->min_rtt_us : UINT32_MAX;
+    if ((sacked & TCPCB_RETRANS) && rtt_us < min_rtt)
         return;
     tp->rack.advanced = 1;
     tp->rack.rtt_us = rtt_us;

@@ -1,0 +1,194 @@
+/* test_tcp_recovery.c - loss recovery and undo (notes C.5-C.7, E.2, F.3): fast retransmit from
+ * SACKs with RACK and PRR, a spurious RTO undone by timestamps (Eifel) with the DSACK that
+ * follows, by DSACK alone (no timestamps), and by F-RTO (TCPSpuriousRTOs). HZ 1000, CUBIC,
+ * tcp_frto = 2, TLP off where the RTO is the subject. */
+#include "tcp_harness.h"
+
+static TcpBench *bench(bool tlp, bool timestamps)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++) {
+        tb->conf[i].tcp.tlp = tlp;
+        tb->conf[i].tcp.timestamps = timestamps;
+    }
+    th_connect(tb, 1500);
+    return tb;
+}
+
+/* 10 MSS at t = 0: cwnd 10 sends two TSO skbs of 5 (at most cwnd/2 per skb). The first is
+ * lost, the second arrives at 10 ms; its SACK reaches the sender at 20 ms.
+ * RACK: 5 SACKed >= dupthresh 3 and no reordering seen -> reo_wnd 0; the first skb was sent
+ * before the SACKed one and 20 ms ago = rack.rtt -> lost now (5 segments). Recovery:
+ * TCPSackRecovery 1, ssthresh = max(10 * 717 / 1024, 2) = 7 (CUBIC), PRR: in flight 10 - 5
+ * sacked - 5 lost = 0, delta = 7 - 0, sndcnt = max(prr_delivered 5 - prr_out 0, 5) = 5 ->
+ * cwnd 0 + 5 = 5; all 5 lost segments are resent: TCPFastRetrans 5 = TcpRetransSegs 5. */
+static void test_fast_retransmit_from_sacks(void)
+{
+    TcpBench *tb = bench(true, true);
+    uint32_t mss = tb->a->mss_cache;
+    th_write(tb->a, 10 * mss);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    th_drop(tb, 0);
+    th_run_to(tb, 10 * SIM_MS);
+    th_deliver(tb, 0);
+    th_run_to(tb, 20 * SIM_MS);
+    Skb *sack = th_take(tb, 1);
+    g_assert_cmpuint(sack->ack_seq, ==, 1);
+    g_assert_cmpuint(sack->nsacks, ==, 1);
+    th_deliver_skb(tb, 1, sack);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSackRecovery), ==, 1);
+    g_assert_cmpuint(tb->a->snd_ssthresh, ==, 7);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 5);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 5);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 5);
+    g_assert_cmpuint(tb->a->sacked_out, ==, 5);
+    g_assert_cmpuint(tb->a->lost_out, ==, 5);
+    g_assert_cmpuint(tb->a->retrans_out, ==, 5);
+    /* the retransmissions cover exactly the hole [1, 1 + 5 mss) */
+    uint64_t next = 1;
+    while (th_pending(tb, 0)) {
+        Skb *r = th_take(tb, 0);
+        g_assert_cmpuint(r->seq, ==, next);
+        next = r->end_seq;
+        th_deliver_skb(tb, 0, r);
+    }
+    g_assert_cmpuint(next, ==, 1 + 5 * (uint64_t)mss);
+    /* the hole filled: the cumulative ACK ends recovery; no undo (the echoed TSval is the
+     * retransmission's), so tcp_end_cwnd_reduction sets cwnd = ssthresh = 7 */
+    th_run_to(tb, 30 * SIM_MS);
+    while (th_deliver(tb, 1))
+        ;
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 10 * (uint64_t)mss);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 7);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFullUndo), ==, 0);
+    th_free(tb);
+}
+
+/* One MSS at t = 0, its ACK held back; no RTT yet so the RTO is 1 s: at 1000 ms TCPTimeouts 1,
+ * Loss: prior_cwnd 10, ssthresh 7, cwnd = 0 in flight + 1 = 1; the retransmission sets
+ * retrans_stamp = TS clock then (1000 ms + 1) and undo_retrans = 1. Returns the held ACK. */
+static Skb *spurious_rto_one_segment(TcpBench *tb)
+{
+    th_write(tb->a, tb->a->mss_cache);
+    th_deliver(tb, 0);
+    Skb *ack = th_take(tb, 1);
+    g_assert_nonnull(ack);
+    th_run_to(tb, 1000 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 1);
+    g_assert_cmpuint(tb->a->snd_ssthresh, ==, 7);
+    g_assert_cmpint(tb->a->undo_retrans, ==, 1);
+    th_run_to(tb, 1001 * SIM_MS);
+    return ack;
+}
+
+/* Eifel: the held ACK echoes TSval 1 (sent at 0 ms), older than retrans_stamp 1001 ->
+ * tcp_packet_delayed -> undo: TCPLossUndo 1, cwnd = max(1, prior 10) = 10, ssthresh back to
+ * infinity, Open; not F-RTO, so TCPSpuriousRTOs 0. The retransmission then reaches the
+ * receiver as a duplicate: DelayedACKLost, TCPDSACKOldSent, an immediate DSACK; at the sender
+ * TCPDSACKRecv 1, TCPDSACKRecvSegs = ceil(1448 / 1448) = 1. */
+static void test_eifel_undo_and_dsack(void)
+{
+    TcpBench *tb = bench(false, true);
+    Skb *ack = spurious_rto_one_segment(tb);
+    g_assert_cmpuint(tb->a->retrans_stamp, ==, 1001);
+    g_assert_cmpuint(ack->tsecr, ==, 1);
+    th_deliver_skb(tb, 1, ack);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossUndo), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSpuriousRTOs), ==, 0);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 10);
+    g_assert_cmpuint(tb->a->snd_ssthresh, ==, TCP_INFINITE_SSTHRESH);
+    th_deliver(tb, 0); /* the RTO retransmission */
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKLost), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPDSACKOldSent), ==, 1);
+    Skb *dsack = th_take(tb, 1);
+    g_assert_true(dsack->dsack);
+    g_assert_cmpuint(dsack->sack[0].start, ==, 1);
+    g_assert_cmpuint(dsack->sack[0].end, ==, 1449);
+    th_deliver_skb(tb, 1, dsack);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPDSACKRecv), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPDSACKRecvSegs), ==, 1);
+    th_free(tb);
+}
+
+/* Without timestamps Eifel cannot tell: the ACK ends Loss without undo (cwnd stays small).
+ * The DSACK for the retransmission then brings undo_retrans to 0 (tcp_check_dsack: the block
+ * ends at or below snd_una and above undo_marker 1) -> tcp_try_undo_dsack: TCPDSACKUndo 1,
+ * cwnd = max(cwnd, 10) = 10. */
+static void test_dsack_undo(void)
+{
+    TcpBench *tb = bench(false, false);
+    g_assert_cmpuint(tb->a->mss_cache, ==, 1460); /* no 12-byte timestamps option */
+    Skb *ack = spurious_rto_one_segment(tb);
+    th_deliver_skb(tb, 1, ack);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossUndo), ==, 0);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
+    g_assert_cmpuint(tb->a->snd_cwnd, <, 10);
+    g_assert_cmpint(tb->a->undo_retrans, ==, 1);
+    th_deliver(tb, 0);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPDSACKRecv), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPDSACKUndo), ==, 1);
+    g_assert_cmpint(tb->a->undo_retrans, ==, 0);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 10);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSpuriousRTOs), ==, 0);
+    th_free(tb);
+}
+
+/* F-RTO: 12 MSS written at 0, cwnd 10 sends 2 skbs of 5; both arrive, both ACKs are held.
+ * RTO at 1000 ms: everything is marked lost (RACK has no RTT: nothing is "recent"), cwnd 1,
+ * frto = 1, the head MSS is resent (its skb split 1 + 4). The first held ACK (ack = 1 + 5 mss)
+ * acknowledges the resent MSS and 4 never-retransmitted MSS sent before the RTO
+ * (FLAG_ORIG_SACK_ACKED). Without timestamps tcp_try_undo_loss(false) fails (undo_retrans 1),
+ * then F-RTO step 3.b undoes: TCPLossUndo 1 and TCPSpuriousRTOs 1, cwnd back to 10. With
+ * timestamps the same ACK echoes TSval 1 < retrans_stamp 1001: Eifel undoes first and
+ * TCPSpuriousRTOs stays 0. */
+static void run_frto(bool timestamps, uint64_t *spurious, uint64_t *undo)
+{
+    TcpBench *tb = bench(false, timestamps);
+    uint32_t mss = tb->a->mss_cache;
+    th_write(tb->a, 12 * mss);
+    g_assert_cmpuint(tb->a->packets_out, ==, 10);
+    th_deliver(tb, 0);
+    th_deliver(tb, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 2);
+    th_run_to(tb, 1000 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    g_assert_cmpuint(tb->a->lost_out, ==, 10);
+    g_assert_cmpuint(tb->a->frto, ==, 1);
+    g_assert_cmpuint(tb->a->rtx_queue.head->len, ==, mss);
+    th_run_to(tb, 1001 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 5 * (uint64_t)mss);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
+    g_assert_cmpuint(tb->a->snd_cwnd, >=, 10);
+    g_assert_cmpuint(tb->a->lost_out, ==, 0);
+    *spurious = th_ctr(tb, 0, CTR_TcpExtTCPSpuriousRTOs);
+    *undo = th_ctr(tb, 0, CTR_TcpExtTCPLossUndo);
+    th_free(tb);
+}
+
+static void test_frto_spurious_rto(void)
+{
+    uint64_t spurious, undo;
+    run_frto(false, &spurious, &undo);
+    g_assert_cmpuint(spurious, ==, 1);
+    g_assert_cmpuint(undo, ==, 1);
+    run_frto(true, &spurious, &undo);
+    g_assert_cmpuint(spurious, ==, 0);
+    g_assert_cmpuint(undo, ==, 1);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/recovery/fast-retransmit-sack", test_fast_retransmit_from_sacks);
+    g_test_add_func("/tcp/recovery/eifel-undo-dsack", test_eifel_undo_and_dsack);
+    g_test_add_func("/tcp/recovery/dsack-undo", test_dsack_undo);
+    g_test_add_func("/tcp/recovery/frto-spurious-rto", test_frto_spurious_rto);
+    return g_test_run();
+}
