@@ -1,0 +1,196 @@
+/* test_nic.c - the NIC: qdisc limit and TX ring, TX completion pacing the qdisc, RX ring
+ * overflow, pure ACKs, and with real CPUs where and when each unit of NAPI work is charged.
+ *
+ * 10 Gbit/s, 10 us delay: a 1448-byte frame takes 1231 ns (1538 wire bytes, test_link.c), a
+ * frame sent at t0 on an idle wire arrives at t0 + 1231 + 10000.
+ */
+#include "tests/net_fixture.h"
+
+#define RATE_10G 10000000000ull
+#define FT 1231
+#define DELAY (10 * SIM_US)
+
+/* tx_ring 1, qdisc_limit 3, six one-frame skbs at t = 0: the first takes the descriptor
+ * (qdisc bypass), three wait in the qdisc, two are dropped. Each next skb starts when the
+ * previous one's TX completion frees the descriptor, i.e. when its frame has left (NULL Cpu: the
+ * completion runs at once): skb i starts at i * 1231 and arrives at (i + 1) * 1231 + 10000. */
+static void test_qdisc_and_ring(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[0].nic.tx_ring = 1;
+    f.conf[0].nic.qdisc_limit = 3;
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    for (uint64_t i = 0; i < 6; i++)
+        ip_output(&f.host[0], fix_data(&f, 0, 1, i * 1448, 1448, 1448, true), NULL);
+    NetDevStats s = netdev_stats(f.nic[0]);
+    g_assert_cmpuint(s.qdisc_drops, ==, 2);
+    g_assert_cmpuint(s.tx_skbs, ==, 1);
+    sim_run_until(f.sim, SIM_S);
+    s = netdev_stats(f.nic[0]);
+    g_assert_cmpuint(s.tx_skbs, ==, 4);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 4);
+    for (guint i = 0; i < 4; i++) {
+        g_assert_cmpint(fix_rx(&f, 1, i)->t, ==, (sim_time_t)(i + 1) * FT + DELAY);
+        g_assert_cmpuint(fix_rx(&f, 1, i)->seq, ==, (uint64_t)i * 1448);
+    }
+    /* IpExtOutOctets counts what IP sent, qdisc drops included: 6 x 1500. */
+    g_assert_cmpuint(f.host[0].ctr.v[CTR_IpExtOutOctets], ==, 6 * 1500);
+    g_assert_cmpuint(f.host[1].ctr.v[CTR_IpExtInOctets], ==, 4 * 1500);
+    fix_free(&f);
+}
+
+/* The ring holds whole skbs: with tx_ring 2 two 45-frame skbs are on the link at once and a
+ * third starts only after the first's completion, at 45 * 1231 = 55395 -- right behind the
+ * second, which is still on the wire until 90 * 1231 = 110790. So frame k of the third arrives
+ * at (90 + k + 1) * 1231 + 10000: no gap, the ring never starves the wire. */
+static void test_ring_keeps_wire_busy(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[0].nic.tx_ring = 2;
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    for (uint64_t i = 0; i < 3; i++)
+        ip_output(&f.host[0], fix_data(&f, 0, 1, i * 65160, 65160, 1448, true), NULL);
+    g_assert_cmpuint(netdev_stats(f.nic[0]).tx_skbs, ==, 2);
+    sim_run_until(f.sim, 55394);
+    g_assert_cmpuint(netdev_stats(f.nic[0]).tx_skbs, ==, 2);
+    sim_run_until(f.sim, 55395);
+    g_assert_cmpuint(netdev_stats(f.nic[0]).tx_skbs, ==, 3);
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 135);
+    g_assert_cmpint(fix_rx(&f, 1, 90)->t, ==, 91 * FT + DELAY);
+    g_assert_cmpint(fix_rx(&f, 1, 134)->t, ==, 135 * FT + DELAY);
+    fix_free(&f);
+}
+
+/* RX ring of 8 descriptors, interrupt coalesced by 100 us: the 45 frames of a burst arrive
+ * between 11231 and 65395, the IRQ fires at 11231 + 100000 = 111231; by then the first 8
+ * frames filled the ring and the other 37 were dropped. GRO merges the 8 into one skb (no PSH:
+ * completed by the end of the poll), truesize 2624 + 7 * 2048 = 16960. */
+static void test_rx_ring_overflow(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[1].nic.rx_ring = 8;
+    f.conf[1].nic.irq_coalesce_ns = 100 * SIM_US;
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+    sim_run_until(f.sim, SIM_S);
+    NetDevStats s = netdev_stats(f.nic[1]);
+    g_assert_cmpuint(s.rx_ring_drops, ==, 37);
+    g_assert_cmpuint(s.rx_frames, ==, 8);
+    g_assert_cmpuint(s.rx_skbs, ==, 1);
+    g_assert_cmpuint(s.rx_bytes, ==, 8 * 1538);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 1);
+    const Delivery *d = fix_rx(&f, 1, 0);
+    g_assert_cmpint(d->t, ==, 111231);
+    g_assert_cmpuint(d->segs, ==, 8);
+    g_assert_cmpuint(d->len, ==, 8 * 1448);
+    g_assert_cmpuint(d->truesize, ==, 16960);
+    g_assert_cmpuint(d->flags & TCPHDR_PSH, ==, 0);
+    fix_free(&f);
+}
+
+/* Exactly the excess is dropped: a ring of 45 takes the whole burst, a ring of 44 drops one
+ * (the last frame, which carried PSH). */
+static void test_rx_ring_exact(void)
+{
+    for (uint32_t ring = 44; ring <= 45; ring++) {
+        NetFix f;
+        fix_init(&f, 1);
+        f.conf[1].nic.rx_ring = ring;
+        f.conf[1].nic.irq_coalesce_ns = 100 * SIM_US;
+        fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+        ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+        sim_run_until(f.sim, SIM_S);
+        g_assert_cmpuint(netdev_stats(f.nic[1]).rx_ring_drops, ==, 45 - ring);
+        g_assert_cmpuint(fix_rx(&f, 1, 0)->segs, ==, ring);
+        fix_free(&f);
+    }
+}
+
+/* Pure ACKs through a NIC with coalescing: 5 back-to-back ACKs (90 wire bytes = 72 ns each)
+ * arrive at 10072, 10144, ..., 10360; the IRQ at 10072 + 20000 = 30072 finds all 5; they are
+ * delivered as 5 skbs (never merged), each of the RX-frame truesize 2624. */
+static void test_acks_not_merged(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[0].nic.irq_coalesce_ns = 20 * SIM_US;
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    for (uint64_t i = 0; i < 5; i++)
+        ip_output(&f.host[1], fix_ack(&f, 1, 0, 1000 + i * 2896), NULL);
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpuint(f.sock[0].rx->len, ==, 5);
+    for (guint i = 0; i < 5; i++) {
+        g_assert_cmpint(fix_rx(&f, 0, i)->t, ==, 30072);
+        g_assert_cmpuint(fix_rx(&f, 0, i)->len, ==, 0);
+        g_assert_cmpuint(fix_rx(&f, 0, i)->truesize, ==, 2624);
+    }
+    fix_free(&f);
+}
+
+/* A NIC without a link: skbs are counted as link drops and completed. */
+static void test_no_link(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    NetDev *nic = netdev_new_nic(&f.host[0], &f.conf[0].nic, 0);
+    f.host[0].devs = &nic;
+    f.host[0].ndevs = 1;
+    ip_route_add(&f.host[0], 1, nic);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+    NetDevStats s = netdev_stats(nic);
+    g_assert_cmpuint(s.link_drops, ==, 1);
+    g_assert_cmpuint(skb_pool_in_use(f.host[0].pool), ==, 0);
+    netdev_free(nic);
+    f.host[0].devs = NULL;
+    f.host[0].ndevs = 0;
+    fix_free(&f);
+}
+
+/* Where the work is charged, with real CPUs. Receiver b: 2 CPUs, IRQ on CPU 1, coalescing
+ * 100 us, so the poll finds the whole 45-frame burst (last arrival 65395) at the IRQ, 111231.
+ * Default costs: softirq entry 300, per frame rx_frame 150 + gro_frame 60 = 210, completion
+ * ip_rcv 200 for the one GRO skb, napi_poll 200 for the completion. Act-then-charge: the entry
+ * and frame 0 act at 111231, frame k at 111231 + 300 + 210 k; the last frame (k = 44) carries
+ * PSH, completes the 45-segment aggregate and, 45 >= gro_normal_batch, delivers it in its own
+ * unit at 111231 + 300 + 44 * 210 = 120771. CPU 1 spends 300 + 45 * 210 + 200 + 200 = 10150 ns
+ * in softirq, CPU 0 none.
+ * Sender a: 1 CPU; the TX completion of its skb (last frame gone at 45 * 1231 = 55395)
+ * interrupts CPU 0: entry 300 + tx_completion 100 + napi_poll 200 = 600 ns of softirq. */
+static void test_cpu_charges(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[1].nic.irq_cpu = 1;
+    f.conf[1].nic.irq_coalesce_ns = 100 * SIM_US;
+    fix_cpus(&f, 0, 1);
+    fix_cpus(&f, 1, 2);
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 1);
+    const Delivery *d = fix_rx(&f, 1, 0);
+    g_assert_true(d->cpu == f.cpus[1][1]);
+    g_assert_cmpint(d->t, ==, 120771);
+    g_assert_cmpuint(d->segs, ==, 45);
+    g_assert_cmpint(cpu_stats(f.cpus[1][1]).softirq_ns, ==, 10150);
+    g_assert_cmpint(cpu_stats(f.cpus[1][0]).softirq_ns, ==, 0);
+    g_assert_cmpint(cpu_stats(f.cpus[0][0]).softirq_ns, ==, 600);
+    fix_free(&f);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/nic/qdisc-and-ring", test_qdisc_and_ring);
+    g_test_add_func("/nic/ring-keeps-wire-busy", test_ring_keeps_wire_busy);
+    g_test_add_func("/nic/rx-ring-overflow", test_rx_ring_overflow);
+    g_test_add_func("/nic/rx-ring-exact", test_rx_ring_exact);
+    g_test_add_func("/nic/acks-not-merged", test_acks_not_merged);
+    g_test_add_func("/nic/no-link", test_no_link);
+    g_test_add_func("/nic/cpu-charges", test_cpu_charges);
+    return g_test_run();
+}
