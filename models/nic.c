@@ -8,7 +8,9 @@
  * is only to bound how many skbs sit below the qdisc - and the driver hands each to the link,
  * which cuts and serialises its frames (link.c). An empty qdisc with a free descriptor is the
  * kernel's qdisc bypass. The cost of the xmit path (COST_DEV_XMIT) is charged once per skb by
- * ip_output, whoever later runs the qdisc.
+ * ip_output, whoever later runs the qdisc. hosts.H.nic.tso is for TCP (it sizes its skbs by it);
+ * the link cuts whatever skb it gets at gso_size, as software GSO would (its CPU cost is not
+ * modelled).
  *
  * TX completion: when the link reports an skb's last frame gone, the skb waits on tx_done and
  * the device interrupts like for a received frame; the NAPI poll cleans one completion per
