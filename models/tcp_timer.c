@@ -121,8 +121,6 @@ static void tcp_prequeue_flush(TcpSock *tp, Cpu *cpu)
 /* tcp_delack_timer_handler (T.A.10, modern). */
 void tcp_delack_timer_handler(TcpSock *tp, Cpu *cpu)
 {
-    if (tp->prequeue.head)
-        tcp_prequeue_flush(tp, cpu);
     if (!(tp->ack.pending & ICSK_ACK_TIMER))
         return;
     if (tp->ack.timeout > tcp_jiffies(tp)) {
@@ -130,6 +128,8 @@ void tcp_delack_timer_handler(TcpSock *tp, Cpu *cpu)
         return;
     }
     tp->ack.pending &= (uint8_t)~ICSK_ACK_TIMER;
+    if (tp->prequeue.head) /* <= 4.13: the reader did not run in time (TCPSchedulerFailed) */
+        tcp_prequeue_flush(tp, cpu);
     if (!inet_csk_ack_scheduled(tp))
         return;
     if (!inet_csk_in_pingpong_mode(tp)) {
@@ -164,7 +164,7 @@ static bool tcp_delack_timer_run(SoftirqWork *w, Cpu *cpu)
     TcpSock *tp = w->ctx;
     tcp_charge(tp, cpu, COST_TCP_TIMER);
     /* 6.x: no ACK owed (lazily cleared) -> return without the socket lock */
-    if (!(tp->ack.pending & ICSK_ACK_TIMER) && !tp->prequeue.head)
+    if (!(tp->ack.pending & ICSK_ACK_TIMER))
         return false;
     if (sock_owned_by_user(&tp->sk)) {
         tcp_count(tp, CTR_TcpExtDelayedACKLocked, 1);

@@ -1,0 +1,103 @@
+/* test_tcp_cubic.c - CUBIC (notes F.2): the reduction (beta 717/1024, fast convergence) and
+ * the window growth after it following W(t) = W_max + C (t - K)^3 with C = 410/1024 and
+ * K = cbrt((W_max - W_0) / C), within one segment; Reno's halving for comparison. */
+#include <math.h>
+
+#include "tcp_harness.h"
+
+/* A loss at cwnd 100: ssthresh = 100 * 717 / 1024 = 70 (integer), W_max = 100. A second loss
+ * at cwnd 90 < W_max: fast convergence W_max = 90 * (1024 + 717) / 2048 = 76. */
+static void test_cubic_reduction(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 100;
+    g_assert_cmpuint(tp->ca_ops->ssthresh(tp), ==, 70);
+    tp->snd_cwnd = 90;
+    g_assert_cmpuint(tp->ca_ops->ssthresh(tp), ==, 63); /* 90 * 717 / 1024 = 63.02 */
+    tp->snd_cwnd = 76;
+    /* W_max is now 76: a reduction at 76 is not below it, so W_max = 76, ssthresh 53 */
+    g_assert_cmpuint(tp->ca_ops->ssthresh(tp), ==, 53);
+    th_free(tb);
+}
+
+/* After the loss at 100 the flow sits at cwnd 70 in congestion avoidance with a 100 ms RTT
+ * (delay_min 100 ms); every millisecond cwnd/100 packets are ACKed. With
+ * W(T) = 100 + C (T - K)^3, C = 410 / 1024, K = cbrt(30 / C) = 4.2155 s and T the time since
+ * the epoch began, the kernel sets cnt so that cwnd reaches W(T + RTT) (its t includes
+ * delay_min) within the next RTT: so W(T) - 1 <= cwnd(T) <= W(T + 0.1 s) + 1, checked every
+ * 250 ms from 0.5 s to 7 s (concave part, plateau at W_max = 100 around K, convex part).
+ * E.g. T = 1.5 s: W = 91.97, W(1.6) = 92.84, cwnd 93. */
+static void test_cubic_curve(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 100;
+    tp->snd_ssthresh = tp->ca_ops->ssthresh(tp);
+    tp->snd_cwnd = 70;
+    tp->is_cwnd_limited = true;
+    tp->ca_ops->pkts_acked(tp, 1, 100000); /* delay_min = 100 ms */
+    double C = 410.0 / 1024.0, K = cbrt(30.0 / C);
+    uint64_t acc = 0;
+    sim_time_t t0 = SIM_MS; /* the epoch starts at the first ACK, jiffy 1 */
+    int checked = 0;
+    for (sim_time_t ms = 1; ms <= 7000; ms++) {
+        th_run_to(tb, ms * SIM_MS);
+        acc += tp->snd_cwnd;
+        uint32_t acked = (uint32_t)(acc / 100);
+        acc %= 100;
+        if (acked)
+            tp->ca_ops->cong_avoid(tp, 0, acked);
+        if (ms >= 500 && ms % 250 == 0) {
+            double T = (double)(ms * SIM_MS - t0) / (double)SIM_S;
+            double w_now = 100.0 + C * pow(T - K, 3.0);
+            double w_ahead = 100.0 + C * pow(T + 0.1 - K, 3.0);
+            g_assert_cmpfloat((double)tp->snd_cwnd, >=, w_now - 1.0);
+            g_assert_cmpfloat((double)tp->snd_cwnd, <=, w_ahead + 1.0);
+            checked++;
+        }
+    }
+    g_assert_cmpint(checked, ==, 27);
+    th_free(tb);
+}
+
+/* Reno: ssthresh = max(cwnd / 2, 2); in congestion avoidance one segment per cwnd ACKed. */
+static void test_reno(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.cc = CC_RENO;
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    g_assert_cmpstr(tp->ca_ops->name, ==, "reno");
+    tp->snd_cwnd = 100;
+    g_assert_cmpuint(tp->ca_ops->ssthresh(tp), ==, 50);
+    tp->snd_cwnd = 3;
+    g_assert_cmpuint(tp->ca_ops->ssthresh(tp), ==, 2);
+    tp->snd_cwnd = 50;
+    tp->snd_ssthresh = 50;
+    tp->is_cwnd_limited = true;
+    tp->ca_ops->cong_avoid(tp, 0, 49);
+    g_assert_cmpuint(tp->snd_cwnd, ==, 50);
+    tp->ca_ops->cong_avoid(tp, 0, 1); /* the 50th ACKed packet */
+    g_assert_cmpuint(tp->snd_cwnd, ==, 51);
+    /* slow start below ssthresh: cwnd + acked, capped at ssthresh, rest to avoidance */
+    tp->snd_cwnd = 10;
+    tp->snd_ssthresh = 12;
+    tp->snd_cwnd_cnt = 0;
+    tp->ca_ops->cong_avoid(tp, 0, 5);
+    g_assert_cmpuint(tp->snd_cwnd, ==, 12);
+    g_assert_cmpuint(tp->snd_cwnd_cnt, ==, 3);
+    g_assert_null(tcp_ca_find("vegas"));
+    th_free(tb);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/cubic/reduction", test_cubic_reduction);
+    g_test_add_func("/tcp/cubic/curve", test_cubic_curve);
+    g_test_add_func("/tcp/reno/basics", test_reno);
+    return g_test_run();
+}

@@ -1,0 +1,139 @@
+/* test_tcp_prequeue.c - the prequeue's delayed-ACK arming (notes A.12-A.13, seed 003) and
+ * mod_timer's short cut with and without slack.
+ *
+ * A request/response exchange in ping-pong mode, HZ 1000, rto_min 200 ms, ato 40 ms. Each
+ * transaction k (k = 0..4) at jiffy J = 10 + k: the request reaches b while its reader sleeps
+ * in recvmsg, so tcp_prequeue queues it and, no ACK being scheduled, arms the delayed-ACK timer
+ * at J + 3*200/4 = J + 150 (policy rto_min_3_4) or J + min(ato 40, 150) = J + 40 (min_ato).
+ * In the same jiffy the reader processes it (tcp_rcv_established: a small segment in ping-pong
+ * mode -> tcp_send_delayed_ack at J + ato = J + 40, keeping the earlier of the two deadlines)
+ * and the response carries the ACK (the pending flags clear; the timer stays queued).
+ * Timer modifications per transaction (the delayed-ACK timer of b):
+ *   rto_min_3_4: k = 0: arm (not pending) + 150 -> 40 modified; k > 0: (J+150 vs J-1+40) and
+ *                (J+40 vs J+150) both modified: 0 short cuts, 10 slow paths;
+ *   min_ato:     k = 0: arm + same expiry (short cut); k > 0: J+40 vs J-1+40 modified, then
+ *                the delayed ACK's J+40 short cut: 5 short cuts, 5 slow;
+ *   min_ato with stack.timer.slack = 1 (mod_timer_unexact): the timer stays at 50 while the
+ *                new expiry is within 1 jiffy: k=0 arm+cut, k=1 (51 vs 50) cut+cut, k=2
+ *                (52 vs 50) modified+cut, k=3 (53 vs 52) cut+cut, k=4 (54 vs 52)
+ *                modified+cut: 7 short cuts, 3 slow. */
+#include "tcp_harness.h"
+
+typedef struct PrequeueRun {
+    uint64_t shortcut, slow, prequeued;
+    uint64_t first_arm_timeout;
+} PrequeueRun;
+
+static void warm_up(TcpBench *tb)
+{
+    th_write(tb->a, 100);
+    th_deliver(tb, 0);
+    th_deliver(tb, 1);                  /* b's quick ACK */
+    th_write(tb->b, 100);               /* the response: b enters ping-pong */
+    g_assert_true(inet_csk_in_pingpong_mode(tb->b));
+    th_deliver(tb, 1);
+    th_deliver(tb, 0);                  /* a's quick ACK of the response */
+    g_assert_cmpuint(th_pending(tb, 0), ==, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    g_assert_cmpuint(tb->b->ack.ato, ==, 40);
+}
+
+static PrequeueRun run_prequeue(PrequeueDelackPolicy policy, uint32_t slack)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    warm_up(tb);
+    tb->stack.prequeue_enabled = true;
+    tb->stack.prequeue_delack = policy;
+    tb->stack.timer_slack_jiffies = slack;
+    Task reader = { 0 };
+    tb->b->ucopy_task = &reader; /* blocked in recvmsg */
+    PrequeueRun r = { 0 };
+    uint64_t cut0 = tb->b->timer_mod_shortcut[1], slow0 = tb->b->timer_mod_slow[1];
+    for (int k = 0; k < 5; k++) {
+        th_run_to(tb, (10 + k) * SIM_MS);
+        th_write(tb->a, 100);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+        th_deliver(tb, 0);
+        g_assert_cmpuint(tb->b->prequeue.qlen, ==, 1);
+        if (k == 0)
+            r.first_arm_timeout = tb->b->ack.timeout;
+        tcp_prequeue_process(tb->b, NULL);
+        g_assert_cmpuint(th_pending(tb, 1), ==, 0); /* delayed, to be piggybacked */
+        g_assert_cmpuint(tb->b->ack.timeout, ==, 10 + k + 40);
+        th_read(tb->b);
+        th_write(tb->b, 100);
+        g_assert_false(inet_csk_ack_scheduled(tb->b));
+        th_deliver(tb, 1);
+    }
+    r.shortcut = tb->b->timer_mod_shortcut[1] - cut0;
+    r.slow = tb->b->timer_mod_slow[1] - slow0;
+    r.prequeued = th_ctr(tb, 1, CTR_TcpExtTCPPrequeued);
+    tb->b->ucopy_task = NULL;
+    th_free(tb);
+    return r;
+}
+
+static void test_prequeue_rto_min_3_4(void)
+{
+    PrequeueRun r = run_prequeue(PREQUEUE_DELACK_RTO_MIN_3_4, 0);
+    g_assert_cmpuint(r.first_arm_timeout, ==, 10 + 150);
+    g_assert_cmpuint(r.prequeued, ==, 5);
+    g_assert_cmpuint(r.shortcut, ==, 0);
+    g_assert_cmpuint(r.slow, ==, 10);
+}
+
+static void test_prequeue_min_ato(void)
+{
+    PrequeueRun r = run_prequeue(PREQUEUE_DELACK_MIN_ATO, 0);
+    g_assert_cmpuint(r.first_arm_timeout, ==, 10 + 40);
+    g_assert_cmpuint(r.shortcut, ==, 5);
+    g_assert_cmpuint(r.slow, ==, 5);
+}
+
+static void test_prequeue_min_ato_slack(void)
+{
+    PrequeueRun r = run_prequeue(PREQUEUE_DELACK_MIN_ATO, 1);
+    g_assert_cmpuint(r.shortcut, ==, 7);
+    g_assert_cmpuint(r.slow, ==, 3);
+    /* slack cannot help the old policy: 150 and 40 jiffies apart */
+    r = run_prequeue(PREQUEUE_DELACK_RTO_MIN_3_4, 1);
+    g_assert_cmpuint(r.shortcut, ==, 0);
+    g_assert_cmpuint(r.slow, ==, 10);
+}
+
+/* The prequeue's safety net: the reader never runs, the delayed-ACK timer fires at J + 40
+ * (min_ato), processes the prequeue in softirq and sends the ACK (DelayedACKs 1). */
+static void test_prequeue_timer_safety_net(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    warm_up(tb);
+    tb->stack.prequeue_enabled = true;
+    Task reader = { 0 };
+    tb->b->ucopy_task = &reader;
+    th_run_to(tb, 10 * SIM_MS);
+    th_write(tb->a, 100);
+    th_deliver(tb, 0);
+    th_run_to(tb, 50 * SIM_MS - 1);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    th_run_to(tb, 50 * SIM_MS);
+    g_assert_cmpuint(tb->b->prequeue.qlen, ==, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    Skb *ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, 1 + 200);
+    skb_free(tb->host[1].pool, ack);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKs), ==, 1);
+    tb->b->ucopy_task = NULL;
+    th_free(tb);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/prequeue/rto-min-3-4", test_prequeue_rto_min_3_4);
+    g_test_add_func("/tcp/prequeue/min-ato", test_prequeue_min_ato);
+    g_test_add_func("/tcp/prequeue/min-ato-slack", test_prequeue_min_ato_slack);
+    g_test_add_func("/tcp/prequeue/safety-net", test_prequeue_timer_safety_net);
+    return g_test_run();
+}
