@@ -1,53 +1,211 @@
 /* world.c - builds the model objects of a scenario and gives the run driver one handle on them.
  *
- * For now a world holds each host's counter set; the host, NIC, link, TCP and workload models
- * attach here as they land.
+ * Hosts get their CPUs, a loopback device and an skb pool; every link gets a NIC at each end
+ * and a route each way; every flow of a workload gets a connected pair of TCP sockets and a
+ * pair of application threads. Objects are kept in arrays in scenario order, so iteration (for
+ * outputs and series) is deterministic.
  */
 #include "models/world.h"
 
+#include "models/app.h"
+#include "models/cpu.h"
+#include "models/netdev.h"
+#include "models/skb.h"
+#include "models/tcp.h"
 #include "sim/counters.h"
+#include "sim/evkind.h"
 
-typedef struct WorldHost {
-    const HostConf *conf;
-    CounterSet counters;
-} WorldHost;
+/* Loopback MTU: 64 KiB since 2012 (notes E.5, item 4). */
+#define LOOPBACK_MTU 65536
+
+typedef struct WorldFlow {
+    char *name;
+    const WorkloadConf *wc;
+    Host *from, *to;
+    TcpSock *cl, *sv;
+    App *app;
+    uint64_t retrans_base;
+} WorldFlow;
+
+typedef struct WorldWorkload {
+    SimEvent start_ev;
+    GPtrArray *flows; /* WorldFlow*, borrowed from World.flows */
+} WorldWorkload;
 
 struct World {
     Sim *sim;
     const ScenarioConf *conf;
-    GPtrArray *hosts; /* WorldHost*, in scenario order */
+    GPtrArray *hosts;     /* Host* */
+    GPtrArray *links;     /* Link* */
+    GPtrArray *flows;     /* WorldFlow* */
+    GPtrArray *workloads; /* WorldWorkload* */
+    uint32_t next_conn;
 };
+
+static Host *host_new(World *w, const HostConf *hc, uint16_t id)
+{
+    Host *h = g_new0(Host, 1);
+    h->id = id;
+    h->name = hc->name;
+    h->sim = w->sim;
+    h->conf = hc;
+    h->stack = &w->conf->stack;
+    h->hz = hc->hz ? hc->hz : w->conf->hz;
+    h->pool = skb_pool_new();
+    h->socks = g_ptr_array_new();
+    h->ncpus = hc->cpus;
+    h->cpus = g_new0(Cpu *, hc->cpus);
+    for (uint32_t i = 0; i < hc->cpus; i++)
+        h->cpus[i] = cpu_new(h, i);
+    h->loopback = netdev_new_loopback(h);
+    return h;
+}
+
+static Host *find_host(World *w, const char *name)
+{
+    for (guint i = 0; i < w->hosts->len; i++) {
+        Host *h = g_ptr_array_index(w->hosts, i);
+        if (g_strcmp0(h->name, name) == 0)
+            return h;
+    }
+    return NULL;
+}
+
+static void host_add_dev(Host *h, NetDev *dev)
+{
+    h->devs = g_renew(NetDev *, h->devs, h->ndevs + 1);
+    h->devs[h->ndevs++] = dev;
+}
+
+static void build_links(World *w)
+{
+    for (guint i = 0; i < w->conf->links->len; i++) {
+        const LinkConf *lc = g_ptr_array_index(w->conf->links, i);
+        Host *a = find_host(w, lc->a), *b = find_host(w, lc->b);
+        NetDev *da = netdev_new_nic(a, &a->conf->nic, a->ndevs);
+        NetDev *db = netdev_new_nic(b, &b->conf->nic, b->ndevs);
+        host_add_dev(a, da);
+        host_add_dev(b, db);
+        g_ptr_array_add(w->links, link_new(w->sim, lc, da, db, w->conf->seed));
+        ip_route_add(a, b->id, da);
+        ip_route_add(b, a->id, db);
+    }
+}
+
+static uint32_t path_mtu(const Host *a, const Host *b)
+{
+    if (a == b)
+        return LOOPBACK_MTU;
+    return MIN(a->conf->nic.mtu, b->conf->nic.mtu);
+}
+
+static void build_flows(World *w, const WorkloadConf *wc)
+{
+    WorldWorkload *ww = g_new0(WorldWorkload, 1);
+    ww->flows = g_ptr_array_new();
+    Host *from = find_host(w, wc->from), *to = find_host(w, wc->to);
+    for (uint32_t i = 0; i < wc->flows; i++) {
+        WorldFlow *f = g_new0(WorldFlow, 1);
+        f->name = g_strdup_printf("%s/%u", wc->name, i);
+        f->wc = wc;
+        f->from = from;
+        f->to = to;
+        uint32_t conn = w->next_conn++;
+        f->cl = tcp_sock_new(from, conn, (uint16_t)(from->socks->len + 1));
+        f->sv = tcp_sock_new(to, conn, (uint16_t)(to->socks->len + 1));
+        tcp_connect_pair(f->cl, f->sv, path_mtu(from, to));
+        f->app = app_new(wc, i, from, f->cl, to, f->sv);
+        g_ptr_array_add(w->flows, f);
+        g_ptr_array_add(ww->flows, f);
+    }
+    g_ptr_array_add(w->workloads, ww);
+}
 
 World *world_new(Sim *sim, const ScenarioConf *conf, GError **error)
 {
     World *w = g_new0(World, 1);
     w->sim = sim;
     w->conf = conf;
-    w->hosts = g_ptr_array_new_with_free_func(g_free);
-    for (guint i = 0; i < conf->hosts->len; i++) {
-        WorldHost *h = g_new0(WorldHost, 1);
-        h->conf = g_ptr_array_index(conf->hosts, i);
-        g_ptr_array_add(w->hosts, h);
-    }
+    w->hosts = g_ptr_array_new();
+    w->links = g_ptr_array_new();
+    w->flows = g_ptr_array_new();
+    w->workloads = g_ptr_array_new();
+    for (guint i = 0; i < conf->hosts->len; i++)
+        g_ptr_array_add(w->hosts, host_new(w, g_ptr_array_index(conf->hosts, i), (uint16_t)i));
+    build_links(w);
+    for (guint i = 0; i < conf->workloads->len; i++)
+        build_flows(w, g_ptr_array_index(conf->workloads, i));
     return w;
+}
+
+static void host_free(Host *h)
+{
+    netdev_free(h->loopback);
+    for (uint32_t i = 0; i < h->ndevs; i++)
+        netdev_free(h->devs[i]);
+    g_free(h->devs);
+    for (uint32_t i = 0; i < h->ncpus; i++)
+        cpu_free(h->cpus[i]);
+    g_free(h->cpus);
+    g_ptr_array_free(h->socks, TRUE);
+    skb_pool_free(h->pool);
+    g_free(h);
 }
 
 void world_free(World *w)
 {
     if (!w)
         return;
+    for (guint i = 0; i < w->workloads->len; i++) {
+        WorldWorkload *ww = g_ptr_array_index(w->workloads, i);
+        g_ptr_array_free(ww->flows, TRUE);
+        g_free(ww);
+    }
+    for (guint i = 0; i < w->flows->len; i++) {
+        WorldFlow *f = g_ptr_array_index(w->flows, i);
+        app_free(f->app);
+        tcp_sock_free(f->cl);
+        tcp_sock_free(f->sv);
+        g_free(f->name);
+        g_free(f);
+    }
+    for (guint i = 0; i < w->links->len; i++)
+        link_free(g_ptr_array_index(w->links, i));
+    for (guint i = 0; i < w->hosts->len; i++)
+        host_free(g_ptr_array_index(w->hosts, i));
+    g_ptr_array_free(w->workloads, TRUE);
+    g_ptr_array_free(w->flows, TRUE);
+    g_ptr_array_free(w->links, TRUE);
     g_ptr_array_free(w->hosts, TRUE);
     g_free(w);
 }
 
+static void workload_start(Sim *sim, void *ctx)
+{
+    WorldWorkload *ww = ctx;
+    for (guint i = 0; i < ww->flows->len; i++)
+        app_start(((WorldFlow *)g_ptr_array_index(ww->flows, i))->app);
+}
+
 void world_start(World *w)
 {
+    for (guint i = 0; i < w->workloads->len; i++) {
+        WorldWorkload *ww = g_ptr_array_index(w->workloads, i);
+        const WorkloadConf *wc = g_ptr_array_index(w->conf->workloads, i);
+        sim_event_init(&ww->start_ev, workload_start, ww, EVK_APP, i);
+        sim_schedule_at(w->sim, &ww->start_ev, wc->start_ns);
+    }
 }
 
 void world_reset_counters(World *w)
 {
     for (guint i = 0; i < w->hosts->len; i++)
-        counters_reset(&((WorldHost *)g_ptr_array_index(w->hosts, i))->counters);
+        counters_reset(&((Host *)g_ptr_array_index(w->hosts, i))->ctr);
+    for (guint i = 0; i < w->flows->len; i++) {
+        WorldFlow *f = g_ptr_array_index(w->flows, i);
+        app_reset(f->app);
+        f->retrans_base = tcp_get_info(f->cl).retrans_segs;
+    }
 }
 
 static double probe_counter(const void *ctx)
@@ -55,26 +213,84 @@ static double probe_counter(const void *ctx)
     return (double)*(const uint64_t *)ctx;
 }
 
+static double probe_delivered(const void *ctx)
+{
+    return (double)app_stats(((const WorldFlow *)ctx)->app).bytes_delivered;
+}
+
+static double probe_cwnd(const void *ctx)
+{
+    return tcp_get_info(((const WorldFlow *)ctx)->cl).cwnd;
+}
+
+static double probe_srtt_us(const void *ctx)
+{
+    return (double)tcp_get_info(((const WorldFlow *)ctx)->cl).srtt_ns / 1e3;
+}
+
+static double probe_inflight(const void *ctx)
+{
+    return (double)tcp_get_info(((const WorldFlow *)ctx)->cl).packets_out;
+}
+
+/* The counters the standard plots draw (retransmissions, probes, timeouts, segments). */
+static const CounterId sampled_counters[] = {
+    CTR_TcpOutSegs,         CTR_TcpRetransSegs,         CTR_TcpExtTCPLossProbes,
+    CTR_TcpExtTCPTimeouts,  CTR_TcpExtTCPDSACKRecv,     CTR_TcpExtTCPSpuriousRTOs,
+    CTR_TcpExtTCPBacklogDrop,
+};
+
 void world_add_series(World *w, Series *s)
 {
-    static const CounterId sampled[] = { CTR_TcpOutSegs, CTR_TcpRetransSegs,
-                                         CTR_TcpExtTCPLossProbes, CTR_TcpExtTCPTimeouts };
     for (guint i = 0; i < w->hosts->len; i++) {
-        WorldHost *h = g_ptr_array_index(w->hosts, i);
-        for (size_t k = 0; k < G_N_ELEMENTS(sampled); k++) {
-            g_autofree char *name = g_strdup_printf("%s.%s", h->conf->name, counter_name(sampled[k]));
-            series_add_column(s, name, probe_counter, &h->counters.v[sampled[k]]);
+        Host *h = g_ptr_array_index(w->hosts, i);
+        for (size_t k = 0; k < G_N_ELEMENTS(sampled_counters); k++) {
+            g_autofree char *name = g_strdup_printf("%s.%s", h->name, counter_name(sampled_counters[k]));
+            series_add_column(s, name, probe_counter, &h->ctr.v[sampled_counters[k]]);
         }
     }
+    for (guint i = 0; i < w->flows->len; i++) {
+        WorldFlow *f = g_ptr_array_index(w->flows, i);
+        g_autofree char *d = g_strdup_printf("flow.%s.delivered_bytes", f->name);
+        g_autofree char *c = g_strdup_printf("flow.%s.cwnd", f->name);
+        g_autofree char *r = g_strdup_printf("flow.%s.srtt_us", f->name);
+        g_autofree char *p = g_strdup_printf("flow.%s.packets_out", f->name);
+        series_add_column(s, d, probe_delivered, f);
+        series_add_column(s, c, probe_cwnd, f);
+        series_add_column(s, r, probe_srtt_us, f);
+        series_add_column(s, p, probe_inflight, f);
+    }
+}
+
+static FlowResult *flow_result(const WorldFlow *f, sim_time_t measured_ns)
+{
+    FlowResult *fr = g_new0(FlowResult, 1);
+    AppStats st = app_stats(f->app);
+    TcpInfo ti = tcp_get_info(f->cl);
+    double secs = measured_ns > 0 ? sim_time_to_sec(measured_ns) : 0;
+    fr->name = g_strdup(f->name);
+    fr->workload = g_strdup(f->wc->name);
+    fr->from = g_strdup(f->from->name);
+    fr->to = g_strdup(f->to->name);
+    fr->bytes_delivered = st.bytes_delivered;
+    fr->goodput_bps = secs > 0 ? (double)st.bytes_delivered * 8.0 / secs : 0;
+    fr->retrans_segs = ti.retrans_segs - f->retrans_base;
+    fr->transactions = st.transactions;
+    fr->transactions_per_s = secs > 0 ? (double)st.transactions / secs : 0;
+    fr->srtt_ns = ti.srtt_ns;
+    fr->cwnd = ti.cwnd;
+    return fr;
 }
 
 void world_collect(World *w, RunResult *r, sim_time_t measured_ns)
 {
     for (guint i = 0; i < w->hosts->len; i++) {
-        WorldHost *h = g_ptr_array_index(w->hosts, i);
+        Host *h = g_ptr_array_index(w->hosts, i);
         HostResult *hr = g_new0(HostResult, 1);
-        hr->name = g_strdup(h->conf->name);
-        hr->counters = h->counters;
+        hr->name = g_strdup(h->name);
+        hr->counters = h->ctr;
         g_ptr_array_add(r->hosts, hr);
     }
+    for (guint i = 0; i < w->flows->len; i++)
+        g_ptr_array_add(r->flows, flow_result(g_ptr_array_index(w->flows, i), measured_ns));
 }

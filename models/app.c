@@ -1,0 +1,151 @@
+/* app.c - netperf-like application threads (see app.h).
+ *
+ * Each thread is a small state machine over resumable system calls: its step function calls
+ * tcp_sendmsg_step / tcp_recvmsg_step until they finish, then returns to user space (where
+ * the scheduler may switch it out) and starts the next call. The stream reader asks for up to
+ * its socket's rcvbuf per read, like netserver whose default receive size is the socket buffer.
+ */
+#include "models/app.h"
+
+#include <glib.h>
+
+typedef enum { APP_STREAM_SEND, APP_STREAM_RECV, APP_RR_CLIENT, APP_RR_SERVER } AppRole;
+typedef enum { PH_USER, PH_CALL } AppPhase;
+
+typedef struct AppThread {
+    Task task;
+    App *app;
+    TcpSock *tp;
+    AppRole role;
+    AppPhase phase;
+    TcpCall call;
+    bool sending;       /* rr: in the send half of the transaction */
+} AppThread;
+
+struct App {
+    const WorkloadConf *wc;
+    AppThread client, server;
+    uint64_t delivered;
+    uint64_t transactions;
+    uint64_t delivered_base, transactions_base;
+};
+
+static void begin_call(AppThread *th)
+{
+    const WorkloadConf *wc = th->app->wc;
+    switch (th->role) {
+    case APP_STREAM_SEND:
+        tcp_call_init(&th->call, wc->write_size, 0);
+        break;
+    case APP_STREAM_RECV:
+        tcp_call_init(&th->call, tcp_sk(th->tp)->rcvbuf, 1);
+        break;
+    case APP_RR_CLIENT:
+        tcp_call_init(&th->call, th->sending ? wc->request_size : wc->response_size,
+                      th->sending ? 0 : wc->response_size);
+        break;
+    case APP_RR_SERVER:
+        tcp_call_init(&th->call, th->sending ? wc->response_size : wc->request_size,
+                      th->sending ? 0 : wc->request_size);
+        break;
+    }
+    th->phase = PH_CALL;
+}
+
+static bool run_call(AppThread *th)
+{
+    bool send = th->role == APP_STREAM_SEND || ((th->role == APP_RR_CLIENT || th->role == APP_RR_SERVER) && th->sending);
+    return send ? tcp_sendmsg_step(th->tp, &th->task, &th->call)
+                : tcp_recvmsg_step(th->tp, &th->task, &th->call);
+}
+
+/* A call finished: account for it and decide what the thread does next in user space. */
+static void call_done(AppThread *th)
+{
+    App *a = th->app;
+    bool was_send = th->sending;
+    switch (th->role) {
+    case APP_STREAM_SEND:
+        break;
+    case APP_STREAM_RECV:
+        a->delivered += th->call.done;
+        break;
+    case APP_RR_CLIENT:
+        if (!was_send) {
+            a->delivered += th->call.done;
+            a->transactions++;
+        }
+        th->sending = !was_send;
+        break;
+    case APP_RR_SERVER:
+        if (!was_send) {
+            a->delivered += th->call.done;
+            cpu_charge(th->task.cpu, host_cost(th->task.host, COST_RR_APP));
+        }
+        th->sending = !was_send;
+        break;
+    }
+}
+
+/* One step: continue the call in progress; when it finishes, return to user space (where the
+ * thread may be switched out) and enter the next system call, which charges COST_SYSCALL. */
+static void thread_step(Task *t)
+{
+    AppThread *th = t->ctx;
+    if (th->phase == PH_CALL) {
+        if (!run_call(th))
+            return;
+        call_done(th);
+        th->phase = PH_USER;
+        if (task_return_to_user(t))
+            return;
+    }
+    begin_call(th);
+    cpu_charge(t->cpu, host_cost(t->host, COST_SYSCALL));
+}
+
+static void thread_init(AppThread *th, App *a, AppRole role, Host *h, TcpSock *tp,
+                        const CpuList *cpus, const char *name)
+{
+    th->app = a;
+    th->role = role;
+    th->tp = tp;
+    th->sending = role == APP_RR_CLIENT;
+    task_init(&th->task, h, name, thread_step, th, cpus);
+    th->phase = PH_USER;
+}
+
+App *app_new(const WorkloadConf *wc, uint32_t index, Host *client, TcpSock *cl, Host *server,
+             TcpSock *sv)
+{
+    App *a = g_new0(App, 1);
+    a->wc = wc;
+    g_autofree char *cn = g_strdup_printf("%s%s/%u", wc->type == WORKLOAD_RR ? "rr-cl:" : "netperf:", wc->name, index);
+    g_autofree char *sn = g_strdup_printf("%s%s/%u", wc->type == WORKLOAD_RR ? "rr-sv:" : "netserver:", wc->name, index);
+    bool rr = wc->type == WORKLOAD_RR;
+    thread_init(&a->client, a, rr ? APP_RR_CLIENT : APP_STREAM_SEND, client, cl, &wc->from_cpus, cn);
+    thread_init(&a->server, a, rr ? APP_RR_SERVER : APP_STREAM_RECV, server, sv, &wc->to_cpus, sn);
+    return a;
+}
+
+void app_free(App *a)
+{
+    g_free(a);
+}
+
+void app_start(App *a)
+{
+    task_start(&a->server.task);
+    task_start(&a->client.task);
+}
+
+void app_reset(App *a)
+{
+    a->delivered_base = a->delivered;
+    a->transactions_base = a->transactions;
+}
+
+AppStats app_stats(const App *a)
+{
+    return (AppStats){ a->delivered - a->delivered_base, a->transactions - a->transactions_base };
+}
