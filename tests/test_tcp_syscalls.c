@@ -1,0 +1,148 @@
+/* test_tcp_syscalls.c - the sendmsg/recvmsg step machines on real CPUs and tasks (notes A.9,
+ * A.10, E.5): the backlog-flush counter rule of tcp_sendmsg_locked for every = 0 (<= 4.6),
+ * 1 (4.7-5.3) and 16 (5.4+), and a loopback transfer between a writer and a reader task. */
+#include "models/netdev.h"
+#include "models/sock_test_util.h"
+#include "tcp_harness.h"
+
+typedef struct App {
+    TcpSock *tp;
+    TcpCall call;
+    bool in_call, sender, once;
+    uint64_t len, calls, bytes;
+    Task task;
+} App;
+
+static void app_step(Task *t)
+{
+    App *app = t->ctx;
+    if (!app->in_call) {
+        if (app->once && app->calls) {
+            task_sleep(t);
+            return;
+        }
+        tcp_call_init(&app->call, app->len, 0);
+        app->in_call = true;
+    }
+    bool done = app->sender ? tcp_sendmsg_step(app->tp, t, &app->call)
+                            : tcp_recvmsg_step(app->tp, t, &app->call);
+    if (done) {
+        app->in_call = false;
+        app->calls++;
+        app->bytes += app->call.done;
+        task_return_to_user(t);
+    }
+}
+
+static void app_start(App *app, Host *h, const char *name, uint32_t cpu)
+{
+    CpuList cpus = { .n = 1, .cpu = { cpu } };
+    task_init(&app->task, h, name, app_step, app, &cpus);
+    task_start(&app->task);
+}
+
+/* The peer of the flush test: every data skb the socket transmits is answered at once by an
+ * ACK for all of it, queued to the sender's backlog (its owner is inside sendmsg). */
+static void ack_into_backlog(void *ctx, Skb *skb, Cpu *cpu)
+{
+    TcpSock *tp = ctx;
+    Host *h = tcp_sk(tp)->host;
+    if (skb->sk) {
+        skb->sk->wmem_alloc -= skb->truesize;
+        skb->sk = NULL;
+    }
+    Skb *ack = skb_alloc(h->pool);
+    ack->conn = skb->conn;
+    ack->seq = ack->end_seq = tp->rcv_nxt;
+    ack->ack_seq = skb->end_seq;
+    ack->flags = TCPHDR_ACK;
+    ack->win = tp->snd_wnd;
+    ack->tsval = skb->tsval;
+    ack->tsecr = skb->tsval;
+    ack->gso_segs = 1;
+    ack->truesize = 1280;
+    skb_free(h->pool, skb);
+    tcp_v4_rcv(tcp_sk(tp), ack, cpu);
+}
+
+/* One sendmsg of 40 skbs (40 x mss, mss 65484 at MTU 65536: one segment per skb). Every sent
+ * skb puts an ACK in the backlog, so a backlog is pending at each check. The counter rule
+ * (5.4+ code with 16 replaced by `every`): a flush is tried before a new skb once `every` skbs
+ * were allocated since the last try, and the skb after a flush is never preceded by one ->
+ * floor((40 - 1) / every) flushes: 39 at every = 1, 2 at 16 (before skbs 17 and 33), none at
+ * 0. The final release_sock drains once more: sk->drains = flushes + 1. */
+static uint64_t run_flush(uint32_t every)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->stack.sendmsg_flush_backlog_every = every;
+    th->conf.tcp.sndbuf = 64u << 20; /* never wait for memory */
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 65536);
+    g_assert_cmpuint(a->mss_cache, ==, 65484);
+    a->snd_wnd = a->max_window = 64u << 20; /* the peer's window never limits */
+    tcp_set_xmit_hook(a, ack_into_backlog, a);
+    App app = { .tp = a, .sender = true, .once = true, .len = 40ull * 65484 };
+    app_start(&app, h, "writer", 0);
+    sim_run_until(th->sim, 100 * SIM_MS);
+    g_assert_cmpuint(app.calls, ==, 1);
+    g_assert_cmpuint(a->snd_una, ==, 1 + app.len);
+    uint64_t drains = tcp_sk(a)->drains;
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+    return drains;
+}
+
+static void test_sendmsg_flush_rule(void)
+{
+    g_assert_cmpuint(run_flush(1), ==, 39 + 1);
+    g_assert_cmpuint(run_flush(16), ==, 2 + 1);
+    g_assert_cmpuint(run_flush(0), ==, 0 + 1);
+}
+
+/* Loopback (E.5): a writer on CPU 0 sends 64 KiB writes, a reader on CPU 1 reads 64 KiB at a
+ * time, 20 ms. Everything written and acknowledged was read, in order, without loss or
+ * retransmission; each TcpOutSegs segment of the sender is one ~64 KB loopback skb. */
+static void test_loopback_transfer(void)
+{
+    TestHost *th = test_host_new(2, 1000);
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    h->loopback = netdev_new_loopback(h);
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 65536);
+    App w = { .tp = a, .sender = true, .len = 65536 };
+    App r = { .tp = b, .sender = false, .len = 65536 };
+    app_start(&w, h, "writer", 0);
+    app_start(&r, h, "reader", 1);
+    sim_run_until(th->sim, 20 * SIM_MS);
+    g_assert_cmpuint(r.bytes, >, 10u << 20);
+    g_assert_cmpuint(b->bytes_received, ==, r.bytes);
+    /* read <= received <= sent; acked <= received */
+    g_assert_cmpuint(r.bytes, <=, b->rcv_nxt - 1);
+    g_assert_cmpuint(b->rcv_nxt, <=, a->snd_nxt);
+    g_assert_cmpuint(a->bytes_acked, <=, b->rcv_nxt - 1);
+    g_assert_cmpuint(a->snd_una + a->rtx_queue.bytes, ==, a->snd_nxt);
+    g_assert_cmpuint(h->ctr.v[CTR_TcpRetransSegs], ==, 0);
+    g_assert_cmpuint(h->ctr.v[CTR_TcpExtTCPTimeouts], ==, 0);
+    /* loopback never segments: one TcpOutSegs per data skb of at most one MSS (65484) */
+    g_assert_cmpuint(h->ctr.v[CTR_TcpOutSegs], >=, (a->snd_nxt - 1) / 65484);
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    netdev_free(h->loopback);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/syscalls/sendmsg-flush-rule", test_sendmsg_flush_rule);
+    g_test_add_func("/tcp/syscalls/loopback-transfer", test_loopback_transfer);
+    return g_test_run();
+}
