@@ -26,7 +26,10 @@
  * task after an idle spell keeps its cache and costs nothing here).
  *
  * The tick (EVK_SCHED_TICK) fires at every jiffy boundary while the CPU has a current task and
- * stops when it goes idle (NOHZ idle); it runs the scheduler's tick check (models/sched.c).
+ * stops when it goes idle (NOHZ idle); it runs the scheduler's tick check (models/sched.c). It
+ * is a hard interrupt too: its irq_exit runs pending softirq work inline, so NET_RX work left
+ * to ksoftirqd (whose NAPI keeps the device interrupt masked) is also picked up at ticks, as
+ * it is at every local_bh_enable (task_bh_enable).
  */
 #include "models/cpu.h"
 
@@ -217,6 +220,10 @@ static void tick_arm(Cpu *cpu)
     sim_schedule_at(cpu->sim, &cpu->tick, ktimer_jiffies_to_ns(next, cpu->host->hz));
 }
 
+static void irq_exit_softirq(Cpu *cpu);
+
+/* The timer interrupt: scheduler tick, then irq_exit, which runs pending softirq work inline
+ * (work left for ksoftirqd, or raised while BH was off) when the interrupted context allows. */
 static void tick_fire(Sim *sim, void *ctx)
 {
     Cpu *cpu = ctx;
@@ -226,6 +233,7 @@ static void tick_fire(Sim *sim, void *ctx)
     if (rq_tick(&cpu->rq))
         cpu->need_resched = true;
     tick_arm(cpu);
+    irq_exit_softirq(cpu);
 }
 
 /* ---- running contexts ---------------------------------------------------------------------- */
@@ -568,6 +576,17 @@ static void cpu_interrupt(Cpu *cpu)
     }
 }
 
+/* irq_exit(): pending softirq work runs now unless a __do_softirq is already running here (an
+ * interrupt inside softirq or inside ksoftirqd's run leaves it to that run). Since the 2023
+ * revert of 4cd13c21b207 this does not depend on ksoftirqd being runnable. */
+static void irq_exit_softirq(Cpu *cpu)
+{
+    if (!softirq_has_work(&cpu->softirq) || softirq_active(&cpu->softirq))
+        return;
+    cpu->softirq_wanted = true;
+    cpu_interrupt(cpu);
+}
+
 void cpu_raise_softirq(Cpu *cpu, SoftirqWork *w)
 {
     if (!cpu) {
@@ -575,8 +594,6 @@ void cpu_raise_softirq(Cpu *cpu, SoftirqWork *w)
             ;
         return;
     }
-    if (!softirq_enqueue(&cpu->softirq, w) || softirq_active(&cpu->softirq))
-        return;
-    cpu->softirq_wanted = true;
-    cpu_interrupt(cpu);
+    if (softirq_enqueue(&cpu->softirq, w))
+        irq_exit_softirq(cpu);
 }

@@ -18,6 +18,10 @@
  *     The final empty check and the release happen in the same instant, as under slock in the
  *     kernel, so no segment is stranded.
  *   sk_flush_backlog: the same drain and release_cb (6.7+), keeping ownership.
+ *   Each of these drops the slock with spin_unlock_bh, where pending softirq work runs (at the
+ *   end of the step: lock_sock's with the socket owned, so its segments go to the backlog;
+ *   release_sock's after ownership is dropped; the drain's once per batch, after the batch's
+ *   first skb).
  * Softirq side (tcp_add_backlog, notes B.1-B.3): coalesce into the backlog tail when allowed
  *   (even above the limit), else drop when backlog_len + rmem_alloc > limit (the incoming skb's
  *   own truesize is not counted, 3.3+), else append.
@@ -64,6 +68,15 @@ void sock_destroy(Sock *sk)
         skb_free(sk->host->pool, skb);
     }
     sk->backlog_len = 0;
+}
+
+/* spin_unlock_bh(&sk->sk_lock.slock): local_bh_enable runs pending softirq work, here before
+ * the task's next step (lock_sock and release_sock both end with it, and __release_sock drops
+ * the slock with BH enabled while it processes each batch). */
+static void slock_unlock_bh(Task *t)
+{
+    task_bh_disable(t);
+    task_bh_enable(t);
 }
 
 /* ---- limit ----------------------------------------------------------------------------------- */
@@ -192,9 +205,11 @@ bool tcp_add_backlog(Sock *sk, Skb *skb, Cpu *cpu)
 
 /* ---- the drain (__release_sock) -------------------------------------------------------------- */
 
-/* The whole backlog becomes the drain's private batch; the socket's backlog starts empty. */
-static void take_batch(Sock *sk)
+/* The whole backlog becomes the drain's private batch; the socket's backlog starts empty and
+ * the slock is dropped (BH enabled) while the batch is processed. */
+static void take_batch(Sock *sk, Task *t)
 {
+    slock_unlock_bh(t);
     sk->drain_batch = sk->backlog.head;
     sk->backlog.head = sk->backlog.tail = NULL;
     sk->backlog.qlen = 0;
@@ -239,7 +254,7 @@ static bool drain_step(Sock *sk, Task *t)
             sk->drain_nb = 0;
             sk->drains++;
         }
-        take_batch(sk);
+        take_batch(sk, t);
     }
     drain_one(sk, t);
     return false;
@@ -267,6 +282,7 @@ bool lock_sock_step(Sock *sk, Task *t)
     sk->owned = true;
     sk->owner = t;
     cpu_charge(t->cpu, lock_half_cost(sk, false));
+    slock_unlock_bh(t);
     return true;
 }
 
@@ -283,6 +299,7 @@ bool release_sock_step(Sock *sk, Task *t)
     sk->lock_waiter = NULL;
     if (waiter)
         task_wake(waiter, t->cpu);
+    slock_unlock_bh(t);
     return true;
 }
 
@@ -294,5 +311,6 @@ bool sk_flush_backlog_step(Sock *sk, Task *t)
     if (!drain_step(sk, t))
         return false;
     release_cb(sk, t);
+    slock_unlock_bh(t);
     return true;
 }

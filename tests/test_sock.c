@@ -698,6 +698,94 @@ static void test_flush_backlog(void)
     test_host_free(th);
 }
 
+/* ---- lock_sock's spin_unlock_bh runs pending softirq work ---- */
+
+typedef struct {
+    SoftirqWork w;
+    FakeSock *fs;
+    int left;
+    uint64_t next_seq;
+} SegBurst;
+
+static bool burst_run(SoftirqWork *w, Cpu *cpu)
+{
+    SegBurst *b = w->ctx;
+    Sock *sk = &b->fs->sk;
+    Skb *skb = make_skb(sk->host, b->next_seq, 1, 256);
+    b->next_seq += 10;
+    cpu_charge(cpu, SIM_US);
+    if (sock_owned_by_user(sk))
+        tcp_add_backlog(sk, skb, cpu);
+    else
+        sk->ops->rcv(sk, skb, cpu);
+    return --b->left > 0;
+}
+
+typedef struct {
+    Task t;
+    Sock *sk;
+    int phase;
+    sim_time_t locked_at;
+} Locker;
+
+/* 200 us of other work, lock_sock, release_sock, sleep. */
+static void locker_step(Task *t)
+{
+    Locker *l = t->ctx;
+    switch (l->phase) {
+    case 0:
+        cpu_charge(t->cpu, 200 * SIM_US);
+        l->phase = 1;
+        return;
+    case 1:
+        if (lock_sock_step(l->sk, t)) {
+            l->locked_at = sim_now(t->host->sim);
+            l->phase = 2;
+        }
+        return;
+    case 2:
+        if (release_sock_step(l->sk, t))
+            l->phase = 3;
+        return;
+    default:
+        task_sleep(t);
+    }
+}
+
+/* EEVDF (base_slice 3 ms), 1 CPU. The locker L runs from 2 us. 700 segments (1 us each) are
+ * raised at 100 us: the inline run delivers 640 directly (socket not owned) and hands 60 to
+ * ksoftirqd, which does not preempt L (RUN_TO_PARITY). L takes the lock at 842.6 us (its 200 us
+ * step lost 640.6 us to softirq); lock_sock's spin_unlock_bh then runs the 60 pending segments
+ * inline with the socket owned: all 60 go to the backlog (none would without the bh point: the
+ * next interrupt is the 1 ms tick, after release_sock) and release_sock processes them on L's
+ * CPU. */
+static void test_lock_sock_runs_pending_softirq(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.base_slice_ns = 3 * SIM_MS;
+    test_host_build(th);
+    FakeSock fs = { 0 };
+    sock_init(&fs.sk, &th->host, 1, 1, &fake_ops);
+    Locker l = { .sk = &fs.sk };
+    task_init(&l.t, &th->host, "locker", locker_step, &l, NULL);
+    task_start(&l.t);
+    SegBurst b = { .fs = &fs, .left = 700 };
+    softirq_work_init(&b.w, SOFTIRQ_NET_RX, burst_run, &b);
+    Kick k = { .cpu = th->cpus[0], .w = &b.w };
+    sim_event_init(&k.ev, kick_fire, &k, 0, 0);
+    sim_schedule_at(th->sim, &k.ev, 100 * SIM_US);
+    sim_run_until(th->sim, 2 * SIM_MS);
+    g_assert_cmpint(l.phase, ==, 3);
+    g_assert_cmpint(l.locked_at, ==, 842600);
+    g_assert_cmpint(fs.direct, ==, 640);
+    g_assert_cmpint(fs.backlogged, ==, 60);
+    g_assert_cmpuint(fs.sk.backlog_max_len, ==, 60 * 256);
+    g_assert_cmpint(fs.rcv_at[59], <, SIM_MS);
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).softirq_runs, ==, 2);
+    sock_destroy(&fs.sk);
+    test_host_free(th);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -716,5 +804,6 @@ int main(int argc, char **argv)
     g_test_add_func("/sock/owner-descheduled", test_owner_descheduled);
     g_test_add_func("/sock/lock-waiter", test_lock_waiter);
     g_test_add_func("/sock/flush-backlog", test_flush_backlog);
+    g_test_add_func("/sock/lock-sock-runs-pending-softirq", test_lock_sock_runs_pending_softirq);
     return g_test_run();
 }

@@ -292,6 +292,46 @@ static void test_need_resched_stops_restart(void)
     test_host_free(th);
 }
 
+/* The timer tick is a hard interrupt: its irq_exit runs work left for ksoftirqd inline.
+ * EEVDF (base_slice 3 ms, factor 1), 1 CPU: the spinner S starts alone (v 0, first deadline
+ * 1.5 ms) and runs from 2 us. 1000 packets of 1 us are raised at 100 us: the inline run does
+ * 640 (to 740.3 us) and wakes ksoftirqd (to 740.6 us), placed at V = S.v = 98 us: S is eligible
+ * and inside the request it was picked with (RUN_TO_PARITY), so no preemption and ksoftirqd
+ * waits. At the 1 ms tick S.v = 98 + (1000 - 740.6) = 357.4 us < 1.5 ms: no reschedule, but the
+ * tick's irq_exit runs the 360 pending packets inline (6 rounds, none over a limit): packet 641
+ * acts at 1 ms, packet 1000 at 1000.3 + 359 us. ksoftirqd, when it finally runs (S's deadline at
+ * the 3 ms tick), finds nothing and sleeps: it never processes a packet. */
+static void test_tick_runs_pending_inline(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = SCHED_EEVDF;
+    th->conf.sched.base_slice_ns = 3 * SIM_MS;
+    test_host_build(th);
+    Spinner s = { 0 };
+    task_init(&s.t, &th->host, "s", spinner_step, &s, NULL);
+    task_start(&s.t);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi a;
+    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
+    Raise r = { .w = { &a.napi.w }, .n = 1 };
+    raise_at(th, &r, 100 * SIM_US);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    g_assert_cmpint(log->n, ==, 1000);
+    g_assert_cmpint(count_inline(log), ==, 1000);
+    g_assert_cmpint(log->at[639], ==, 100300 + 639 * 1000);
+    g_assert_cmpint(log->at[640], ==, SIM_MS);
+    g_assert_cmpint(log->at[999], ==, 1000300 + 359 * 1000);
+    CpuStats st = cpu_stats(th->cpus[0]);
+    g_assert_cmpuint(st.softirq_runs, ==, 2);
+    g_assert_cmpuint(st.ksoftirqd_wakeups, ==, 1);
+    g_assert_cmpint(st.softirq_ns, ==, 640600 + 360300);
+    Task *k = cpu_ksoftirqd(th->cpus[0]);
+    g_assert_cmpint(k->runtime_ns, ==, 0);
+    g_assert_cmpuint(k->nr_switches, ==, 1);
+    g_free(log);
+    test_host_free(th);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -302,5 +342,6 @@ int main(int argc, char **argv)
     g_test_add_func("/softirq/budget-round-robin", test_budget_round_robin);
     g_test_add_func("/softirq/timer-before-net-rx", test_timer_before_net_rx);
     g_test_add_func("/softirq/need-resched-stops-restart", test_need_resched_stops_restart);
+    g_test_add_func("/softirq/tick-runs-pending-inline", test_tick_runs_pending_inline);
     return g_test_run();
 }
