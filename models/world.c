@@ -40,6 +40,7 @@ struct World {
     GPtrArray *flows;     /* WorldFlow* */
     GPtrArray *workloads; /* WorldWorkload* */
     uint32_t next_conn;
+    CpuStats **cpu_base; /* per host, per CPU: stats at the end of the warm-up */
 };
 
 static Host *host_new(World *w, const HostConf *hc, uint16_t id)
@@ -132,6 +133,9 @@ World *world_new(Sim *sim, const ScenarioConf *conf, GError **error)
     w->workloads = g_ptr_array_new();
     for (guint i = 0; i < conf->hosts->len; i++)
         g_ptr_array_add(w->hosts, host_new(w, g_ptr_array_index(conf->hosts, i), (uint16_t)i));
+    w->cpu_base = g_new0(CpuStats *, conf->hosts->len);
+    for (guint i = 0; i < conf->hosts->len; i++)
+        w->cpu_base[i] = g_new0(CpuStats, ((Host *)g_ptr_array_index(w->hosts, i))->ncpus);
     build_links(w);
     for (guint i = 0; i < conf->workloads->len; i++)
         build_flows(w, g_ptr_array_index(conf->workloads, i));
@@ -171,8 +175,11 @@ void world_free(World *w)
     }
     for (guint i = 0; i < w->links->len; i++)
         link_free(g_ptr_array_index(w->links, i));
-    for (guint i = 0; i < w->hosts->len; i++)
+    for (guint i = 0; i < w->hosts->len; i++) {
         host_free(g_ptr_array_index(w->hosts, i));
+        g_free(w->cpu_base[i]);
+    }
+    g_free(w->cpu_base);
     g_ptr_array_free(w->workloads, TRUE);
     g_ptr_array_free(w->flows, TRUE);
     g_ptr_array_free(w->links, TRUE);
@@ -199,8 +206,12 @@ void world_start(World *w)
 
 void world_reset_counters(World *w)
 {
-    for (guint i = 0; i < w->hosts->len; i++)
-        counters_reset(&((Host *)g_ptr_array_index(w->hosts, i))->ctr);
+    for (guint i = 0; i < w->hosts->len; i++) {
+        Host *h = g_ptr_array_index(w->hosts, i);
+        counters_reset(&h->ctr);
+        for (uint32_t c = 0; c < h->ncpus; c++)
+            w->cpu_base[i][c] = cpu_stats(h->cpus[c]);
+    }
     for (guint i = 0; i < w->flows->len; i++) {
         WorldFlow *f = g_ptr_array_index(w->flows, i);
         app_reset(f->app);
@@ -282,13 +293,31 @@ static FlowResult *flow_result(const WorldFlow *f, sim_time_t measured_ns)
     return fr;
 }
 
+static GArray *cpu_results(const Host *h, const CpuStats *base)
+{
+    GArray *a = g_array_sized_new(FALSE, TRUE, sizeof(CpuResult), h->ncpus);
+    for (uint32_t c = 0; c < h->ncpus; c++) {
+        CpuStats now = cpu_stats(h->cpus[c]);
+        CpuResult cr = {
+            .task_s = sim_time_to_sec(now.task_ns - base[c].task_ns),
+            .softirq_s = sim_time_to_sec(now.softirq_ns - base[c].softirq_ns),
+            .ctx_switch_s = sim_time_to_sec(now.ctx_switch_ns - base[c].ctx_switch_ns),
+            .idle_s = sim_time_to_sec(now.idle_ns - base[c].idle_ns),
+            .ctx_switches = now.ctx_switches - base[c].ctx_switches,
+            .ksoftirqd_wakeups = now.ksoftirqd_wakeups - base[c].ksoftirqd_wakeups,
+        };
+        g_array_append_val(a, cr);
+    }
+    return a;
+}
+
 void world_collect(World *w, RunResult *r, sim_time_t measured_ns)
 {
     for (guint i = 0; i < w->hosts->len; i++) {
         Host *h = g_ptr_array_index(w->hosts, i);
-        HostResult *hr = g_new0(HostResult, 1);
-        hr->name = g_strdup(h->name);
+        HostResult *hr = host_result_new(h->name);
         hr->counters = h->ctr;
+        hr->cpus = cpu_results(h, w->cpu_base[i]);
         g_ptr_array_add(r->hosts, hr);
     }
     for (guint i = 0; i < w->flows->len; i++)

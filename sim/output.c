@@ -46,6 +46,28 @@ char *output_nstat_text(const HostResult *h)
     return g_string_free(s, FALSE);
 }
 
+/* Per CPU: where its time went, and the share busy (task + softirq + context switches). */
+static void write_cpus(JsonWriter *w, const GArray *cpus)
+{
+    json_key(w, "cpus");
+    json_begin_array(w);
+    for (guint i = 0; i < cpus->len; i++) {
+        const CpuResult *c = &g_array_index(cpus, CpuResult, i);
+        double total = c->task_s + c->softirq_s + c->ctx_switch_s + c->idle_s;
+        json_begin_object(w);
+        json_member_uint(w, "cpu", i);
+        json_member_double(w, "busy", total > 0 ? (total - c->idle_s) / total : 0);
+        json_member_double(w, "task_s", c->task_s);
+        json_member_double(w, "softirq_s", c->softirq_s);
+        json_member_double(w, "ctx_switch_s", c->ctx_switch_s);
+        json_member_double(w, "idle_s", c->idle_s);
+        json_member_uint(w, "ctx_switches", c->ctx_switches);
+        json_member_uint(w, "ksoftirqd_wakeups", c->ksoftirqd_wakeups);
+        json_end_object(w);
+    }
+    json_end_array(w);
+}
+
 static void write_hosts(JsonWriter *w, const RunResult *r)
 {
     json_begin_object(w);
@@ -60,6 +82,8 @@ static void write_hosts(JsonWriter *w, const RunResult *r)
             json_uint(w, h->counters.v[id]);
         }
         json_end_object(w);
+        if (h->cpus)
+            write_cpus(w, h->cpus);
         json_end_object(w);
     }
     json_end_object(w);

@@ -11,6 +11,8 @@
 static void host_result_free(gpointer p)
 {
     HostResult *h = p;
+    if (h->cpus)
+        g_array_free(h->cpus, TRUE);
     g_free(h->name);
     g_free(h);
 }

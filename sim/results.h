@@ -11,9 +11,17 @@
 #include "sim/series.h"
 #include "sim/simtime.h"
 
+/* Where one CPU's time went since the end of the warm-up (seconds of simulated time). */
+typedef struct CpuResult {
+    double task_s, softirq_s, ctx_switch_s, idle_s;
+    uint64_t ctx_switches;
+    uint64_t ksoftirqd_wakeups;
+} CpuResult;
+
 typedef struct HostResult {
     char *name;
     CounterSet counters; /* since the end of the warm-up */
+    GArray *cpus;        /* CpuResult per CPU; NULL when the run had no CPU model */
 } HostResult;
 
 typedef struct FlowResult {
