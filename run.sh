@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # run.sh - the one entry point: install what is missing, build, then do the main job.
 #
-#   ./run.sh          build (Release, build/) and compare the seed scenarios
+#   ./run.sh          build (Release, build/), compare the scenarios below into out/<name>/
+#                     and write out/report.md; exits 1 if an expect check failed
 #   ./run.sh test     build, run every test, then again under ASan+UBSan (build-asan/)
 #   ./run.sh bench    build and run every benchmark (build/tests/bench_*)
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# The scenarios that `./run.sh` compares, in order: one line per scenario.
+# The scenarios that `./run.sh` compares and reports, in order: one line per scenario.
 SCENARIOS=(
   scenarios/example.yaml
 )
@@ -46,11 +47,24 @@ build() { # build DIR [cmake args...]
   cmake --build "$dir" -j"$(nproc)"
 }
 
+# Compare every scenario (each into out/<scenario name>/, compare's default), then write
+# out/report.md over all of them. A failed check does not stop the others: the status is the
+# worst one seen (1 a check failed, 2 an error); an interrupt stops at once.
 main_job() {
-  local s
+  local s rc status=0
   for s in "${SCENARIOS[@]}"; do
-    ./build/sksim compare "$s"
+    rc=0
+    ./build/sksim compare "$s" || rc=$?
+    case "$rc" in
+      0) ;;
+      1) [ "$status" -ge 1 ] || status=1 ;;
+      130 | 143) exit "$rc" ;;
+      *) status=2 ;;
+    esac
   done
+  ./build/sksim report "${SCENARIOS[@]}" --results out --out out/report.md || status=2
+  [ "$status" -eq 0 ] || echo "run.sh: a check failed or a scenario did not run (status $status); see out/report.md" >&2
+  return "$status"
 }
 
 test_job() {

@@ -27,6 +27,9 @@ int cli_compare(int argc, char **argv);
 int cli_validate(int argc, char **argv);
 int cli_list(int argc, char **argv);
 int cli_keys(int argc, char **argv);
+int cli_plot(int argc, char **argv);      /* sim/cli_plot.c */
+int cli_sweep(int argc, char **argv);     /* sim/cli_sweep.c */
+int cli_report_md(int argc, char **argv); /* sim/cli_report_md.c: `sksim report` */
 
 /* ---- shared by the commands (cli_common.c) --------------------------------------------------- */
 

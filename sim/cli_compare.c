@@ -6,7 +6,8 @@
  * runs: a typo in a check is a scenario error (exit 2), found in milliseconds rather than after
  * the last variant has run. All variants share the seed given by --seed or, without it, the
  * base scenario's seed, so that a variant's own seed cannot turn the comparison into a
- * comparison of random streams.
+ * comparison of random streams. The figures (sim/plot_dir.c) are drawn last and never change the
+ * exit status.
  */
 #include "sim/cli.h"
 
@@ -17,12 +18,14 @@
 
 #include "sim/expr.h" /* expr_eval_results */
 #include "sim/output.h"
+#include "sim/plot.h"
 
 #define COMPARE_DESCRIPTION                                                                      \
     "Runs every variant with the same seed (--seed, else the base scenario's), writes each\n"    \
     "variant's outputs to DIR/<variant>/, then DIR/compare.md and DIR/compare.json (DIR\n"       \
     "defaults to out/<scenario name>), prints the table and evaluates the scenario's expect\n"   \
-    "checks, one 'PASS name: value in [min, max]' or 'FAIL ...' line each.\n"                   \
+    "checks, one 'PASS name: value in [min, max]' or 'FAIL ...' line each. Figures go to\n"    \
+    "DIR/plots/ (see `sksim plot`; without gnuplot: a warning, same exit status).\n"            \
     "\n"                                                                                         \
     "Examples:\n"                                                                                \
     "  sksim compare scenarios/example.yaml\n"                                                   \
@@ -118,8 +121,10 @@ static int report(const Scenario *s, uint64_t seed, const GPtrArray *results, co
     g_autofree char *json = compare_json(s, seed, rows, results, checks);
     if (!write_report(dir, "compare.md", md) || !write_report(dir, "compare.json", json))
         return CLI_EXIT_USAGE;
-    /* PLOTS (planned, a later issue): render the plots/ gnuplot scripts over each variant's
-     * timeseries.csv into DIR/ here, before the checks are printed. */
+    /* figures in DIR/plots/ (sim/plot_dir.c); a missing gnuplot or a failed figure is reported
+     * on stderr and never changes the exit status */
+    const ReportConf *rep = scenario_report(s);
+    plot_directory_report(dir, rep ? rep->host : NULL);
     printf("\n%s\n", table);
     int status = CLI_EXIT_OK;
     for (guint i = 0; i < checks->len; i++) {

@@ -20,6 +20,9 @@ static const Command commands[] = {
     { "validate", "check scenario files without running them", cli_validate },
     { "list", "list the scenarios in a directory (default scenarios/)", cli_list },
     { "keys", "print the scenario key reference (Markdown)", cli_keys },
+    { "plot", "draw the figures of compare or run outputs with gnuplot", cli_plot },
+    { "sweep", "run a scenario over a grid of key values and seeds", cli_sweep },
+    { "report", "write a Markdown report of compared scenarios", cli_report_md },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,13 @@
+# retrans.gp - retransmissions over time: cumulative TcpRetransSegs (solid), TcpExtTCPLossProbes
+# (dashed) and TcpExtTCPTimeouts (dotted) of each variant, summed over hosts or of the report
+# host. Counters restart from zero at the end of the warm-up (the dotted vertical line).
+# Variables: n series; series i is column col<i> of file<i>, labelled label<i>, in palette colour
+# color<i> with dash type dash<i>; warmup (s).
+set xlabel 'time (s)'
+set ylabel 'cumulative count (segments, probes, timeouts)'
+set yrange [0:*]
+if (exists("warmup") && warmup > 0) {
+    set arrow from warmup, graph 0 to warmup, graph 1 nohead dt 3 lc rgb '#888888'
+}
+plot for [i=1:n] S('file', i) using 1:S('col', i) with lines lw 2 \
+     lc rgb color(S('color', i)) dt S('dash', i) title S('label', i)

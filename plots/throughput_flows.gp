@@ -1,0 +1,13 @@
+# throughput_flows.gp - throughput over time of each flow of each variant (Gbit/s); colour =
+# variant, dash type = flow.
+# Variables: n series; series i is column col<i> of file<i>, labelled label<i> ("variant flow"),
+# in palette colour color<i> with dash type dash<i>; warmup (s).
+set xlabel 'time (s)'
+set ylabel 'throughput per flow (Gbit/s)'
+set yrange [0:*]
+set key top left box opaque maxrows 12
+if (exists("warmup") && warmup > 0) {
+    set arrow from warmup, graph 0 to warmup, graph 1 nohead dt 3 lc rgb '#888888'
+}
+plot for [i=1:n] S('file', i) using 1:S('col', i) with lines lw 1.5 \
+     lc rgb color(S('color', i)) dt S('dash', i) title S('label', i)

@@ -1,0 +1,447 @@
+/* cli_sweep.c - `sksim sweep FILE --param KEY=V1,V2,...`: run a scenario over a grid of key
+ * values x seeds x variants, in parallel, then write DIR/sweep.csv and one figure per metric
+ * (mean and 95 % CI over seeds against the first parameter).
+ *
+ * Every run is resolved (scenario + --set + parameters + seed + duration) in the main thread
+ * before the first one starts, so a bad value fails in milliseconds and the workers share no
+ * loader state: each gets its own ScenarioConf and builds its own Sim. Workers report to the main
+ * thread through a GAsyncQueue; the main thread alone prints (errors, the progress bar). Rows are
+ * read back from each run's metrics.json in grid order, so sweep.csv does not depend on the
+ * completion order, and a run whose metrics.json is complete is skipped: an interrupted sweep,
+ * run again, resumes.
+ */
+#include "sim/cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/output.h"
+#include "sim/plot.h"
+#include "sim/run.h"
+#include "sim/sweep.h"
+
+#define SWEEP_DESCRIPTION                                                                        \
+    "Runs FILE for every combination of the --param values (the first parameter varies\n"        \
+    "slowest), every seed (base seed + 0 .. N-1; the base seed is --seed or the scenario's) and\n" \
+    "every variant (or those given with --variant), J runs at a time. Each run writes its\n"     \
+    "outputs to DIR/runs/<key=value>/.../seed-<n>/<variant>/; a run whose metrics.json there is\n" \
+    "complete is skipped, so an interrupted sweep resumes when run again. Then DIR/sweep.csv\n"  \
+    "(one row per run, in grid order: parameters, seed, variant, goodput_bps,\n"                 \
+    "transactions_per_s, each report counter, events, wall_s) and, per metric,\n"                \
+    "DIR/plots/<metric>.{png,svg,dat}: the mean over seeds and its 95 % confidence interval\n"   \
+    "(Student t) against the first parameter. DIR defaults to out/<scenario name>-sweep.\n"      \
+    "\n"                                                                                         \
+    "Examples:\n"                                                                                \
+    "  sksim sweep scenarios/release-sock-resched.yaml \\\n"                                    \
+    "      --param stack.release_sock.resched_every=1,2,4,8,16,32,64 --seeds 3\n"                \
+    "  sksim sweep scenarios/example.yaml --param hosts.server.cpus=1,2,4 \\\n"                 \
+    "      --param links.wire.rate=1Gbit,10Gbit --seeds 5 --jobs 4 --variant after\n"           \
+    "\n"                                                                                         \
+    "Exit status: 0 done, 2 bad input or a failed run, 130/143 interrupted (run again to resume)."
+
+typedef struct SweepArgs {
+    char **params;
+    int seeds;
+    int jobs;
+    char *out;
+    char *seed;
+    char *duration;
+    char **variants;
+    char **sets;
+    gboolean quiet;
+} SweepArgs;
+
+static void sweep_args_clear(SweepArgs *a)
+{
+    g_strfreev(a->params);
+    g_free(a->out);
+    g_free(a->seed);
+    g_free(a->duration);
+    g_strfreev(a->variants);
+    g_strfreev(a->sets);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SweepArgs, sweep_args_clear)
+
+/* One run to do, handed to a worker; the worker fills in the outcome and pushes it back. */
+typedef struct Job {
+    const SweepRow *row;
+    ScenarioConf *conf;
+    volatile sig_atomic_t *stop;
+    GAsyncQueue *done;
+    gboolean ran;
+    gboolean interrupted;
+    char *error;
+} Job;
+
+static void job_free(gpointer p)
+{
+    Job *j = p;
+    scenario_conf_free(j->conf);
+    g_free(j->error);
+    g_free(j);
+}
+
+typedef struct Plan {
+    const Scenario *s;
+    GPtrArray *params;   /* SweepParam* */
+    GPtrArray *variants; /* char*: labels */
+    GPtrArray *rows;     /* SweepRow*, grid order */
+    GPtrArray *jobs;     /* Job*: the rows to run, grid order */
+    GPtrArray *metrics;  /* SweepMetric* */
+    char *dir;
+    guint skipped;
+} Plan;
+
+static void plan_clear(Plan *p)
+{
+    g_clear_pointer(&p->params, g_ptr_array_unref);
+    g_clear_pointer(&p->variants, g_ptr_array_unref);
+    g_clear_pointer(&p->rows, g_ptr_array_unref);
+    g_clear_pointer(&p->jobs, g_ptr_array_unref);
+    g_clear_pointer(&p->metrics, g_ptr_array_unref);
+    g_clear_pointer(&p->dir, g_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Plan, plan_clear)
+
+/* ---- options -------------------------------------------------------------------------------------- */
+
+static gboolean parse_args(int argc, char **argv, SweepArgs *a, char **file)
+{
+    const GOptionEntry entries[] = {
+        { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &a->params,
+          "A key and its values (repeatable; commas inside [...] do not split)", "KEY=V1,V2,..." },
+        { "seeds", 'n', 0, G_OPTION_ARG_INT, &a->seeds, "Seeds per grid point (default 1)", "N" },
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs,
+          "Runs at a time (default: the number of processors)", "J" },
+        { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a->out,
+          "Output directory (default out/<scenario>-sweep)", "DIR" },
+        { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed, "Base seed (default: the scenario's)", "N" },
+        { "duration", 'd', 0, G_OPTION_ARG_STRING, &a->duration, "Simulated duration of each run",
+          "T" },
+        { "variant", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &a->variants,
+          "Run only this variant (repeatable; 'base' is the scenario without variant)", "NAME" },
+        { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->sets,
+          "Override a scenario key in every run (repeatable)", "KEY=VALUE" },
+        { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress bar and no summary lines",
+          NULL },
+        { NULL },
+    };
+    g_autoptr(GOptionContext) ctx = cli_context_new(
+        "sweep", "FILE", "Run a scenario over a grid of key values and seeds.", SWEEP_DESCRIPTION,
+        entries);
+    g_auto(GStrv) args = NULL;
+    if (!cli_parse(ctx, "sweep", argc, argv, &args))
+        return FALSE;
+    if (g_strv_length(args) != 2) {
+        cli_usage_error("sweep", "expected exactly one scenario FILE");
+        return FALSE;
+    }
+    if (!a->params || !a->params[0]) {
+        cli_usage_error("sweep", "expected at least one --param KEY=V1,V2,...");
+        return FALSE;
+    }
+    if (a->seeds < 0 || a->jobs < 0) {
+        cli_usage_error("sweep", "--seeds and --jobs must be >= 1");
+        return FALSE;
+    }
+    CliRunArgs check = { .seed = a->seed, .duration = a->duration, .sets = a->sets };
+    if (!cli_run_args_check(&check, "sweep"))
+        return FALSE;
+    *file = g_strdup(args[1]);
+    return TRUE;
+}
+
+static GPtrArray *parse_params(char **args)
+{
+    g_autoptr(GPtrArray) params = g_ptr_array_new_with_free_func(sweep_param_free);
+    for (guint i = 0; args[i]; i++) {
+        g_autoptr(GError) err = NULL;
+        SweepParam *p = sweep_param_parse(args[i], &err);
+        if (!p) {
+            cli_usage_error("sweep", "%s", err->message);
+            return NULL;
+        }
+        g_ptr_array_add(params, p);
+        if (strcmp(p->key, "seed") == 0) {
+            cli_usage_error("sweep", "--param seed: use --seeds N (and --seed for the base seed)");
+            return NULL;
+        }
+    }
+    return g_steal_pointer(&params);
+}
+
+/* ---- planning --------------------------------------------------------------------------------------- */
+
+static uint64_t base_seed(const Scenario *s, const SweepArgs *a, gboolean *ok)
+{
+    *ok = TRUE;
+    if (a->seed)
+        return g_ascii_strtoull(a->seed, NULL, 10);
+    g_autoptr(GError) err = NULL;
+    g_autoptr(ScenarioConf) base = scenario_resolve(s, NULL, (const char *const *)a->sets, &err);
+    if (!base) {
+        fprintf(stderr, "%s\n", err->message);
+        *ok = FALSE;
+        return 0;
+    }
+    return base->seed;
+}
+
+/* --set values, the point's parameters, the seed and the duration, in that order (later wins). */
+static GStrv run_sets(const SweepArgs *a, const GPtrArray *params, const guint *idx, uint64_t seed)
+{
+    g_autoptr(GStrvBuilder) b = g_strv_builder_new();
+    for (guint i = 0; a->sets && a->sets[i]; i++)
+        g_strv_builder_add(b, a->sets[i]);
+    for (guint i = 0; i < params->len; i++) {
+        const SweepParam *p = g_ptr_array_index(params, i);
+        g_autofree char *set = g_strdup_printf("%s=%s", p->key,
+                                               (const char *)g_ptr_array_index(p->values, idx[i]));
+        g_strv_builder_add(b, set);
+    }
+    g_autofree char *seed_set = g_strdup_printf("seed=%" PRIu64, seed);
+    g_strv_builder_add(b, seed_set);
+    g_autofree char *duration_set = a->duration ? g_strdup_printf("duration=%s", a->duration) : NULL;
+    if (duration_set)
+        g_strv_builder_add(b, duration_set);
+    return g_strv_builder_end(b);
+}
+
+static gboolean add_run(Plan *plan, const SweepArgs *a, guint g, guint si, uint64_t seed,
+                        const char *variant, const guint *idx, GHashTable *dirs)
+{
+    const char *label = cli_variant_label(variant);
+    g_autofree char *sub = sweep_run_subdir(plan->params, idx, seed);
+    SweepRow *row = g_new0(SweepRow, 1);
+    row->point = g;
+    row->seed_index = si;
+    row->seed = seed;
+    row->variant = g_strdup(label);
+    row->dir = g_build_filename(plan->dir, "runs", sub, label, NULL);
+    g_ptr_array_add(plan->rows, row);
+    if (!g_hash_table_add(dirs, g_strdup(row->dir))) { /* look-up only, never iterated */
+        fprintf(stderr, "sksim sweep: two runs would share %s: make the --param values differ "
+                        "in letters or digits\n", row->dir);
+        return FALSE;
+    }
+    g_auto(GStrv) sets = run_sets(a, plan->params, idx, seed);
+    g_autoptr(GError) err = NULL;
+    ScenarioConf *conf = scenario_resolve(plan->s, variant, (const char *const *)sets, &err);
+    if (!conf) {
+        fprintf(stderr, "sksim sweep: %s: %s\n", sub, err->message);
+        return FALSE;
+    }
+    if (sweep_run_complete(row->dir, conf->name, label, seed)) {
+        plan->skipped++;
+        scenario_conf_free(conf);
+        return TRUE;
+    }
+    Job *j = g_new0(Job, 1);
+    j->row = row;
+    j->conf = conf;
+    g_ptr_array_add(plan->jobs, j);
+    return TRUE;
+}
+
+static gboolean make_plan(Plan *plan, const SweepArgs *a, const GPtrArray *variants)
+{
+    gboolean ok;
+    uint64_t seed0 = base_seed(plan->s, a, &ok);
+    if (!ok)
+        return FALSE;
+    guint nseeds = a->seeds > 0 ? (guint)a->seeds : 1;
+    guint npoints = sweep_grid_size(plan->params);
+    g_autofree guint *idx = g_new0(guint, plan->params->len + 1);
+    g_autoptr(GHashTable) dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    plan->rows = g_ptr_array_new_with_free_func(sweep_row_free);
+    plan->jobs = g_ptr_array_new_with_free_func(job_free);
+    for (guint g = 0; g < npoints; g++) {
+        sweep_grid_point(plan->params, g, idx);
+        for (guint si = 0; si < nseeds; si++)
+            for (guint v = 0; v < variants->len; v++)
+                if (!add_run(plan, a, g, si, seed0 + si, g_ptr_array_index(variants, v), idx, dirs))
+                    return FALSE;
+    }
+    return TRUE;
+}
+
+/* ---- running ------------------------------------------------------------------------------------------ */
+
+static void run_job(gpointer data, gpointer user_data)
+{
+    Job *j = data;
+    if (!*j->stop) {
+        RunOptions opt = { .stop = j->stop, .out_dir = j->row->dir };
+        g_autoptr(GError) err = NULL;
+        g_autoptr(RunResult) r = NULL;
+        if (g_mkdir_with_parents(j->row->dir, 0777) != 0)
+            g_set_error(&err, G_FILE_ERROR, g_file_error_from_errno(errno),
+                        "%s: cannot create directory: %s", j->row->dir, g_strerror(errno));
+        else
+            r = run_scenario(j->conf, &opt, &err);
+        if (r && output_write_run(r, j->row->dir, &err)) {
+            j->ran = TRUE;
+            j->interrupted = r->interrupted;
+        } else {
+            j->error = g_strdup(err->message);
+        }
+    }
+    g_async_queue_push(j->done, j);
+}
+
+/* "\r[#######.............] 7/20 runs" on stderr; erased with done = TRUE. */
+static void draw_progress(guint finished, guint total, gboolean done)
+{
+    enum { WIDTH = 30 };
+    if (done) {
+        fputs("\r\033[K", stderr);
+        return;
+    }
+    guint fill = total ? finished * WIDTH / total : WIDTH;
+    char bar[WIDTH + 1];
+    for (guint i = 0; i < WIDTH; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[WIDTH] = '\0';
+    fprintf(stderr, "\r[%s] %u/%u runs", bar, finished, total);
+    fflush(stderr);
+}
+
+/* Run every job; returns the number that failed. */
+static guint run_jobs(Plan *plan, int jobs, gboolean progress)
+{
+    g_autoptr(GAsyncQueue) done = g_async_queue_new();
+    volatile sig_atomic_t *stop = cli_stop_flag();
+    guint threads = jobs > 0 ? (guint)jobs : g_get_num_processors();
+    g_autoptr(GError) err = NULL;
+    GThreadPool *pool = g_thread_pool_new(run_job, NULL, (gint)MAX(threads, 1u), FALSE, &err);
+    if (!pool) {
+        fprintf(stderr, "sksim sweep: %s\n", err->message);
+        return plan->jobs->len;
+    }
+    for (guint i = 0; i < plan->jobs->len; i++) {
+        Job *j = g_ptr_array_index(plan->jobs, i);
+        j->stop = stop;
+        j->done = done;
+        g_thread_pool_push(pool, j, NULL);
+    }
+    guint failed = 0;
+    for (guint n = 0; n < plan->jobs->len; n++) {
+        if (progress)
+            draw_progress(n, plan->jobs->len, FALSE);
+        Job *j = g_async_queue_pop(done);
+        if (j->error) {
+            if (progress)
+                draw_progress(0, 0, TRUE);
+            fprintf(stderr, "sksim sweep: %s: %s\n", j->row->dir, j->error);
+            failed++;
+        }
+    }
+    if (progress)
+        draw_progress(0, 0, TRUE);
+    g_thread_pool_free(pool, FALSE, TRUE);
+    return failed;
+}
+
+/* ---- results ------------------------------------------------------------------------------------------ */
+
+static gboolean load_rows(Plan *plan)
+{
+    for (guint i = 0; i < plan->rows->len; i++) {
+        SweepRow *row = g_ptr_array_index(plan->rows, i);
+        g_autofree char *path = g_build_filename(row->dir, "metrics.json", NULL);
+        g_autoptr(GError) err = NULL;
+        row->result = sweep_load_metrics(path, &err);
+        if (!row->result) {
+            fprintf(stderr, "sksim sweep: %s\n", err->message);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
+static void draw_figures(const Plan *plan, const char *host, gboolean quiet)
+{
+    g_autoptr(GError) err = NULL;
+    g_autoptr(Plotter) p = plotter_new(NULL, NULL, &err);
+    g_autoptr(GPtrArray) written = g_ptr_array_new_with_free_func(g_free);
+    const char *title = scenario_title(plan->s);
+    if (p)
+        sweep_plot(p, plan->dir, title && *title ? title : scenario_name(plan->s), plan->params,
+                   plan->rows, plan->metrics, host, plan->variants, written, &err);
+    if (err)
+        fprintf(stderr, "sksim sweep: %s\n", err->message);
+    if (!quiet && written->len > 0)
+        printf("sweep: %u figures in %s/plots/\n", written->len, plan->dir);
+}
+
+static int finish(Plan *plan, gboolean quiet)
+{
+    if (!load_rows(plan))
+        return CLI_EXIT_USAGE;
+    const ReportConf *rep = scenario_report(plan->s);
+    const char *host = rep ? rep->host : NULL;
+    plan->metrics = sweep_metrics(rep ? rep->counters : NULL);
+    g_autofree char *csv = sweep_csv(plan->params, plan->rows, plan->metrics, host);
+    g_autofree char *path = g_build_filename(plan->dir, "sweep.csv", NULL);
+    g_autoptr(GError) err = NULL;
+    if (!output_write_atomic(path, csv, strlen(csv), &err)) {
+        fprintf(stderr, "sksim sweep: %s\n", err->message);
+        return CLI_EXIT_USAGE;
+    }
+    if (!quiet)
+        printf("sweep: wrote %s (%u rows)\n", path, plan->rows->len);
+    draw_figures(plan, host, quiet);
+    return CLI_EXIT_OK;
+}
+
+static int sweep(Plan *plan, const SweepArgs *a)
+{
+    g_autoptr(GPtrArray) variants = cli_variant_list(plan->s, a->variants);
+    if (!variants)
+        return CLI_EXIT_USAGE;
+    plan->variants = g_ptr_array_new_with_free_func(g_free);
+    for (guint v = 0; v < variants->len; v++)
+        g_ptr_array_add(plan->variants, g_strdup(cli_variant_label(g_ptr_array_index(variants, v))));
+    if (!make_plan(plan, a, variants))
+        return CLI_EXIT_USAGE;
+    guint nseeds = a->seeds > 0 ? (guint)a->seeds : 1;
+    guint threads = a->jobs > 0 ? (guint)a->jobs : g_get_num_processors();
+    if (!a->quiet)
+        printf("sweep: %u runs (%u points x %u seeds x %u variants), skipped %u (complete "
+               "metrics.json), running %u on %u jobs\n",
+               plan->rows->len, sweep_grid_size(plan->params), nseeds, variants->len,
+               plan->skipped, plan->jobs->len, MIN(threads, MAX(plan->jobs->len, 1u)));
+    fflush(stdout);
+    cli_install_signal_handlers();
+    guint failed = run_jobs(plan, a->jobs, !a->quiet && isatty(STDERR_FILENO));
+    int stopped = cli_interrupted_status();
+    if (stopped) {
+        fprintf(stderr, "sksim sweep: interrupted; run the same command again to resume\n");
+        return stopped;
+    }
+    if (failed > 0) {
+        fprintf(stderr, "sksim sweep: %u run%s failed\n", failed, failed == 1 ? "" : "s");
+        return CLI_EXIT_USAGE;
+    }
+    return finish(plan, a->quiet);
+}
+
+int cli_sweep(int argc, char **argv)
+{
+    g_auto(SweepArgs) a = { 0 };
+    g_autofree char *file = NULL;
+    if (!parse_args(argc, argv, &a, &file))
+        return CLI_EXIT_USAGE;
+    g_autoptr(Scenario) s = cli_load_scenario(file);
+    if (!s)
+        return CLI_EXIT_USAGE;
+    g_auto(Plan) plan = { .s = s };
+    plan.params = parse_params(a.params);
+    if (!plan.params)
+        return CLI_EXIT_USAGE;
+    plan.dir = a.out ? g_strdup(a.out) : g_strdup_printf("out/%s-sweep", scenario_name(s));
+    return sweep(&plan, &a);
+}

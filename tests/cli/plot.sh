@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Figures: `sksim compare` draws them into DIR/plots/ (PNG and SVG), `sksim plot DIR` redraws
+# them for a compare, run or single-variant directory, and without gnuplot on PATH both print one
+# warning and exit as they would otherwise (0 here), drawing nothing.
+source "$(dirname "$0")/common.bash"
+
+nopath="$TMP/empty-path"
+mkdir "$nopath"
+
+# no gnuplot: compare still succeeds, with a warning and no figures
+expect_status 0 env PATH="$nopath" "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --out "$TMP/nog" --quiet
+expect_grep "^sksim: gnuplot not found on PATH: figures skipped \(install gnuplot-nox\)$" "$TMP/err"
+[ "$(grep -c gnuplot "$TMP/err")" -eq 1 ] || fail "more than one warning"
+[ -s "$TMP/nog/compare.json" ] || fail "compare.json missing"
+[ ! -e "$TMP/nog/plots" ] || fail "figures drawn without gnuplot"
+expect_status 0 env PATH="$nopath" "$SKSIM_BIN" plot "$TMP/nog"
+expect_grep "gnuplot not found on PATH" "$TMP/err"
+
+# a failing check keeps its exit status whatever happens to the figures
+expect_status 1 env PATH="$nopath" "$SKSIM_BIN" compare tests/data/cli_fail.yaml --out "$TMP/nogf" --quiet
+
+if ! command -v gnuplot >/dev/null; then
+  echo "ok (gnuplot not installed: drawing not tested)"
+  exit 0
+fi
+
+# compare draws the figures: retransmissions and counters (this model has no flow series yet)
+expect_status 0 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --out "$TMP/c" --quiet
+for fig in retrans counters; do
+  for ext in png svg; do
+    [ -s "$TMP/c/plots/$fig.$ext" ] || fail "compare did not draw $fig.$ext"
+  done
+done
+[ "$(head -c 4 "$TMP/c/plots/retrans.png" | tail -c 3)" = "PNG" ] || fail "retrans.png is not a PNG"
+expect_grep "<svg" "$TMP/c/plots/retrans.svg"
+expect_grep "^# counter before after$" "$TMP/c/plots/counters.dat"
+[ -z "$(find "$TMP/c" -name '*.XXXXXX' -o -name '*.png.*' -o -name '*.svg.*')" ] || fail "temporary files left"
+
+# sksim plot on the hand-made compare output: every figure, listed on stdout
+cp -r tests/data/plot_compare "$TMP/hand"
+expect_status 0 "$SKSIM_BIN" plot "$TMP/hand" --host server
+for fig in retrans throughput throughput_flows counters; do
+  expect_grep "^wrote $TMP/hand/plots/$fig.png$" "$TMP/out"
+  expect_grep "^wrote $TMP/hand/plots/$fig.svg$" "$TMP/out"
+  [ -s "$TMP/hand/plots/$fig.png" ] || fail "$fig.png missing"
+done
+expect_grep "^0.03 10 10 0$" "$TMP/hand/plots/throughput-before.dat"
+expect_grep "^0.03 5 1 0$" "$TMP/hand/plots/retrans-before.dat"
+
+# a run output (variant subdirectories, no compare.json) and a single variant's directory
+expect_status 0 "$SKSIM_BIN" run tests/data/cli_tiny.yaml --out "$TMP/r" --quiet
+expect_status 0 "$SKSIM_BIN" plot "$TMP/r" "$TMP/r/after"
+[ -s "$TMP/r/plots/retrans.png" ] || fail "run directory not drawn"
+[ -s "$TMP/r/after/plots/retrans.svg" ] || fail "variant directory not drawn"
+[ ! -e "$TMP/r/plots/counters.png" ] || fail "counters drawn without compare.json"
+# throughput figures when the models sample flows, else a note saying why not
+if head -n 1 "$TMP/r/after/timeseries.csv" | grep -Eq ',flow\.[^,]+\.delivered_bytes(,|$)'; then
+  [ -s "$TMP/r/plots/throughput.png" ] && [ -s "$TMP/r/plots/throughput_flows.svg" ] ||
+    fail "throughput not drawn"
+else
+  expect_grep "^skipped throughput: no flow" "$TMP/out"
+fi
+
+# nothing to plot: exit 2
+mkdir "$TMP/none"
+expect_status 2 "$SKSIM_BIN" plot "$TMP/none"
+expect_grep "no results here" "$TMP/err"
+expect_status 2 "$SKSIM_BIN" plot
+echo "ok"

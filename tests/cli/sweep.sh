@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# `sksim sweep`: a grid of two values x two seeds gives exactly four sweep.csv rows in grid order
+# (first parameter slowest, then seed), each run's outputs under DIR/runs/<key=value>/seed-<n>/,
+# and a second invocation skips every run whose metrics.json is complete and rewrites the same
+# sweep.csv. Incomplete or interrupted runs are run again; the number of jobs changes nothing.
+source "$(dirname "$0")/common.bash"
+
+f=tests/data/cli_tiny.yaml
+key=stack.release_sock.resched_every
+out="$TMP/sw"
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --jobs 2 \
+  --out "$out"
+expect_grep "^sweep: 4 runs \(2 points x 2 seeds x 1 variants\), skipped 0 .*, running 4 on 2 jobs$" "$TMP/out"
+expect_grep "^sweep: wrote $out/sweep.csv \(4 rows\)$" "$TMP/out"
+csv="$out/sweep.csv"
+[ "$(wc -l <"$csv")" -eq 5 ] || { cat "$csv" >&2; fail "expected a header and 4 rows"; }
+[ "$(head -n 1 "$csv")" = "$key,seed,variant,goodput_bps,transactions_per_s,TcpOutSegs,TcpRetransSegs,events,wall_s" ] ||
+  fail "header: $(head -n 1 "$csv")"
+# grid order: the parameter's values in order, seeds (base seed 1 + i) inside
+[ "$(tail -n +2 "$csv" | cut -d, -f1-3 | tr '\n' ' ')" = "1,1,after 1,2,after 16,1,after 16,2,after " ] ||
+  fail "rows: $(tail -n +2 "$csv" | cut -d, -f1-3 | tr '\n' ' ')"
+for v in 1 16; do
+  for s in 1 2; do
+    m="$out/runs/$key=$v/seed-$s/after/metrics.json"
+    [ -s "$m" ] || fail "$m missing"
+    expect_grep "^  \"seed\": $s,$" "$m"
+  done
+done
+[ ! -e "$out/runs/$key=1/seed-1/before" ] || fail "--variant after ran before"
+# the parameter reached the runs: one row per run, wall_s last; events of equal runs agree
+cp "$csv" "$TMP/first.csv"
+
+# run again: every run is skipped and sweep.csv is the same file
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --jobs 2 \
+  --out "$out"
+expect_grep "skipped 4 \(complete metrics.json\), running 0 " "$TMP/out"
+cmp "$TMP/first.csv" "$csv" >&2 || fail "sweep.csv changed when every run was skipped"
+
+# an interrupted run and a missing one are run again, the others skipped
+sed -i 's/"interrupted": false/"interrupted": true/' "$out/runs/$key=1/seed-2/after/metrics.json"
+rm "$out/runs/$key=16/seed-1/after/metrics.json"
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --out "$out"
+expect_grep "skipped 2 \(complete metrics.json\), running 2 " "$TMP/out"
+expect_grep "^  \"interrupted\": false,$" "$out/runs/$key=1/seed-2/after/metrics.json"
+# same results, except the wall-clock column
+diff <(cut -d, -f1-8 "$TMP/first.csv") <(cut -d, -f1-8 "$csv") >&2 || fail "rerun changed results"
+
+# one job at a time gives the same rows (but for wall_s) as two
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --jobs 1 \
+  --out "$TMP/one" --quiet
+[ ! -s "$TMP/out" ] || fail "--quiet printed: $(cat "$TMP/out")"
+diff <(cut -d, -f1-8 "$TMP/first.csv") <(cut -d, -f1-8 "$TMP/one/sweep.csv") >&2 ||
+  fail "--jobs 1 and --jobs 2 differ"
+
+# two parameters and both variants: 2 x 2 points x 1 seed x 2 variants, variants innermost
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --param hosts.server.cpus=1,2 \
+  --out "$TMP/two" --quiet
+[ "$(tail -n +2 "$TMP/two/sweep.csv" | cut -d, -f1-4 | tr '\n' ' ')" = \
+  "1,1,1,before 1,1,1,after 1,2,1,before 1,2,1,after 16,1,1,before 16,1,1,after 16,2,1,before 16,2,1,after " ] ||
+  fail "two-parameter rows: $(tail -n +2 "$TMP/two/sweep.csv" | cut -d, -f1-4 | tr '\n' ' ')"
+[ -s "$TMP/two/runs/$key=16/hosts.server.cpus=2/seed-1/before/metrics.json" ] || fail "nested run dir"
+
+# the figures: one per metric (when gnuplot is installed)
+if command -v gnuplot >/dev/null; then
+  for m in goodput_bps transactions_per_s TcpOutSegs TcpRetransSegs; do
+    [ -s "$out/plots/$m.png" ] && [ -s "$out/plots/$m.svg" ] && [ -s "$out/plots/$m.dat" ] ||
+      fail "figure $m missing"
+  done
+fi
+
+# errors are found before anything runs
+expect_status 2 "$SKSIM_BIN" sweep "$f" --out "$TMP/e1"
+expect_grep "expected at least one --param" "$TMP/err"
+expect_status 2 "$SKSIM_BIN" sweep "$f" --param "stack.release_sock.resched_evry=1,2" --out "$TMP/e2"
+expect_grep "unknown key 'stack.release_sock.resched_evry'" "$TMP/err"
+expect_status 2 "$SKSIM_BIN" sweep "$f" --param "$key=1,0" --out "$TMP/e3"
+expect_grep "$key=0/seed-1: " "$TMP/err"
+expect_status 2 "$SKSIM_BIN" sweep "$f" --param "$key=1,,2" --out "$TMP/e4"
+expect_status 2 "$SKSIM_BIN" sweep "$f" --param "seed=1,2" --out "$TMP/e5"
+expect_status 2 "$SKSIM_BIN" sweep "$f" --param "$key=1" --variant nope --out "$TMP/e6"
+for d in e1 e2 e3 e4 e5 e6; do [ ! -e "$TMP/$d" ] || fail "$d: ran despite the error"; done
+echo "ok"
