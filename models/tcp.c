@@ -279,6 +279,7 @@ static void tcp_sendmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     skb->len += (uint32_t)n;
     skb->end_seq += n;
     skb->truesize += (uint32_t)n;
+    tp->write_queue.bytes += n;
     tp->sk.wmem_queued += n;
     tp->write_seq += n;
     c->done += n;

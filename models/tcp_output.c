@@ -268,6 +268,7 @@ void tcp_fragment(TcpSock *tp, SkbQueue *q, Skb *skb, uint32_t len)
     tp->sk.wmem_queued += head;
     skb->gso_segs = (uint16_t)((len + mss - 1) / mss);
     buff->gso_segs = (uint16_t)((nlen + mss - 1) / mss);
+    q->bytes -= nlen; /* skb shrank in place; the insert below adds buff's nlen back */
     int32_t diff = (int32_t)old_pcount - (int32_t)(skb->gso_segs + buff->gso_segs);
     if (diff && q == &tp->rtx_queue) {
         tp->packets_out -= (uint32_t)diff;

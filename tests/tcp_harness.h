@@ -131,6 +131,7 @@ static inline void th_write(TcpSock *tp, uint64_t bytes)
         skb->len += (uint32_t)n;
         skb->end_seq += n;
         skb->truesize += (uint32_t)n;
+        tp->write_queue.bytes += n;
         tp->sk.wmem_queued += n;
         tp->write_seq += n;
         bytes -= n;
