@@ -1,49 +1,95 @@
-/* evq.h - the pending-event queue: a 4-ary min-heap ordered by (time, seq).
+/* evq.h - the pending-event queue, ordered by (time, seq): a hierarchical timing wheel with
+ * exact 1 ns resolution, and a 4-ary heap as fallback. See evq.c for the structure, why, and its
+ * invariants.
  *
- * Private to the event core (sim.c); tests and benchmarks use it directly. Keys are stored
- * inline in the heap array so that sifting compares without touching the events; each event
- * keeps its own heap index (updated on every move), which makes cancel O(log n) and means the
- * queue never holds a pointer to an event that is not pending. Children of i are 4i+1..4i+4:
- * half the depth of a binary heap, and the four keys span one and a half cache lines.
+ * Private to the event core (sim.c); tests and benchmarks use it directly. Every event pushed
+ * must carry a seq larger than that of every event in the queue (the Sim's schedule counter
+ * guarantees it): slots are FIFO lists, and that is what makes them ordered by seq.
  */
 #ifndef SKSIM_EVQ_H
 #define SKSIM_EVQ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sim/sim.h"
 
+#ifndef EVQ_L0_BITS
+#define EVQ_L0_BITS 16 /* level 0: 2^16 slots of 1 ns */
+#endif
+#ifndef EVQ_LN_BITS
+#define EVQ_LN_BITS 8 /* levels 1..: 2^8 slots each, every level 256 times coarser */
+#endif
+#define EVQ_LEVELS (1 + (64 - EVQ_L0_BITS + EVQ_LN_BITS - 1) / EVQ_LN_BITS) /* all 64 bits */
+#define EVQ_L0_SLOTS ((size_t)1 << EVQ_L0_BITS)
+#define EVQ_LN_SLOTS ((size_t)1 << EVQ_LN_BITS)
+#define EVQ_SLOTS (EVQ_L0_SLOTS + (EVQ_LEVELS - 1) * EVQ_LN_SLOTS)
+
+/* The fallback heap. Keys are inline so that sifting compares without touching the events. */
 typedef struct EvqEntry {
     sim_time_t time;
     uint64_t seq;
     SimEvent *ev;
 } EvqEntry;
 
-typedef struct Evq {
+typedef struct EvqHeap {
     EvqEntry *a;
     size_t len;
     size_t cap;
+} EvqHeap;
+
+/* A slot is a FIFO of events kept in a chain of chunks (see evq.c): head is the cell of the
+ * first event, tail the cell where the next one goes; head == tail (both 0) when empty. */
+typedef struct EvqSlot {
+    uint32_t head, tail;
+} EvqSlot;
+
+typedef union EvqCell {
+    SimEvent *ev;  /* an event, or NULL: cancelled (or not written yet) */
+    uint64_t next; /* the last cell of a chunk: index of the next chunk of the chain */
+} EvqCell;
+
+typedef struct Evq {
+    sim_time_t cursor; /* <= every wheel event's time; the wheel's levels are relative to it */
+    size_t len;
+    size_t dead; /* cancelled cells still in slots */
+    EvqSlot *slots;                      /* EVQ_SLOTS: level 0, then 256 for each level */
+    uint64_t bits[EVQ_SLOTS / 64];       /* one bit per slot: non-empty */
+    uint64_t summary[EVQ_L0_SLOTS / 4096]; /* one bit per non-zero word of level 0's bits */
+    EvqCell *cells;                      /* the chunk pool; chunk 0 is never used */
+    uint32_t n_chunks, cap_chunks, free_chunk;
+    EvqHeap early; /* events before the cursor (see evq.c); almost always empty */
 } Evq;
 
 void evq_init(Evq *q);
 void evq_destroy(Evq *q);
 /* ev->time and ev->seq must be set; ev must not be in the queue. */
 void evq_push(Evq *q, SimEvent *ev);
-/* The earliest event, or NULL when empty. */
-static inline SimEvent *evq_peek(const Evq *q)
-{
-    return q->len ? q->a[0].ev : NULL;
-}
-SimEvent *evq_pop(Evq *q);
-/* ev is the head and its time/seq were just made later: move it down to its place. One sift
- * instead of a pop and a push. */
-void evq_replace_top(Evq *q, SimEvent *ev);
 void evq_remove(Evq *q, SimEvent *ev);
+
+SimEvent *evq_first_slow(Evq *q, sim_time_t end);
+/* The earliest event if its time is <= end, else NULL (also when empty). Not const: it may move
+ * events down the wheel, but never moves the cursor past end. */
+static inline SimEvent *evq_first(Evq *q, sim_time_t end)
+{
+    const EvqSlot *s = &q->slots[(uint64_t)q->cursor & (EVQ_L0_SLOTS - 1)];
+    if (q->early.len == 0 && s->head != s->tail) /* the common case: more events at the cursor's time */
+        return q->cursor <= end ? q->cells[s->head].ev : NULL;
+    return evq_first_slow(q, end);
+}
+/* Remove ev, which the last evq_first returned (nothing pushed or removed in between). */
+void evq_pop_first(Evq *q, SimEvent *ev);
+/* evq_first + evq_pop_first. The earliest event, or NULL when empty. */
+SimEvent *evq_pop(Evq *q);
+
 static inline size_t evq_len(const Evq *q)
 {
     return q->len;
 }
-/* Checks the heap property and every event's index; returns false on the first violation. */
+/* Checks every invariant listed in evq.c; returns false on the first violation. O(n + slots). */
 bool evq_check(const Evq *q);
+
+/* A Sim's queue, for tests (defined in sim.c). */
+const Evq *sim_queue(const Sim *sim);
 
 #endif

@@ -1,8 +1,8 @@
 /* sim.c - the simulation context: clock, event queue, tie-breaking sequence, run loop.
  *
- * The loop pops the earliest event, advances the clock to it, marks it not pending (so its
- * handler may schedule it again at once) and calls its handler. Everything a run needs lives in
- * the Sim, so runs in different threads share nothing.
+ * The loop takes the earliest event out of the queue, advances the clock to it, marks it not
+ * pending (so its handler may schedule it again at once, or free it) and calls its handler.
+ * Everything a run needs lives in the Sim, so runs in different threads share nothing.
  */
 #include "sim/sim.h"
 
@@ -18,7 +18,6 @@ struct Sim {
     uint64_t max_events;
     uint64_t fp;
     volatile int stop;
-    SimEvent *firing; /* the head event whose handler is running, still in the queue */
     Evq q;
     SimHookFn hook;
     void *hook_ctx;
@@ -67,20 +66,11 @@ void sim_event_init(SimEvent *ev, SimFireFn fire, void *ctx, uint32_t kind, uint
     *ev = (SimEvent){ .fire = fire, .ctx = ctx, .kind = kind, .obj = obj };
 }
 
-/* While a handler runs, its event is still the queue's head (see fire_one). If the handler
- * schedules that same event again - a timer re-arming itself, a CPU starting its next piece of
- * work - it is re-keyed in place. Nothing else can become the head meanwhile: every event
- * scheduled now has a time >= now and a larger seq. */
+/* A pending event is moved: removed (O(1)) and pushed with a new seq, so it goes after every
+ * event already queued for its new time. */
 void sim_schedule_at(Sim *sim, SimEvent *ev, sim_time_t t)
 {
     g_assert(t >= sim->now);
-    if (ev == sim->firing) {
-        sim->firing = NULL;
-        ev->time = t;
-        ev->seq = sim->next_seq++;
-        evq_replace_top(&sim->q, ev);
-        return;
-    }
     if (sim_event_pending(ev))
         evq_remove(&sim->q, ev);
     ev->time = t;
@@ -96,11 +86,6 @@ void sim_schedule_in(Sim *sim, SimEvent *ev, sim_time_t delay_ns)
 
 void sim_cancel(Sim *sim, SimEvent *ev)
 {
-    if (ev == sim->firing) { /* a handler cancelling itself: it is not pending */
-        sim->firing = NULL;
-        evq_pop(&sim->q);
-        return;
-    }
     if (!sim_event_pending(ev))
         return;
     evq_remove(&sim->q, ev);
@@ -124,20 +109,16 @@ void sim_set_hook(Sim *sim, SimHookFn fn, void *ctx, uint64_t every)
     sim->hook_every = every ? every : 1;
 }
 
-/* The head stays in the queue while its handler runs, marked not pending; if the handler did
- * not schedule it again it is popped afterwards. */
+/* The event leaves the queue before its handler runs: the queue holds no pointer to it while
+ * the handler re-schedules, cancels (a no-op) or frees it. */
 static inline void fire_one(Sim *sim, SimEvent *ev)
 {
+    evq_pop_first(&sim->q, ev);
     sim->now = ev->time;
     ev->seq = 0;
     sim->executed++;
     sim->fp = fp_mix(fp_mix(fp_mix(sim->fp, (uint64_t)ev->time), ev->kind), ev->obj);
-    sim->firing = ev;
     ev->fire(sim, ev->ctx);
-    if (sim->firing) {
-        sim->firing = NULL;
-        evq_pop(&sim->q);
-    }
 }
 
 SimRunStatus sim_run_until(Sim *sim, sim_time_t end_ns)
@@ -145,8 +126,10 @@ SimRunStatus sim_run_until(Sim *sim, sim_time_t end_ns)
     uint64_t until_hook = sim->hook_every;
     sim->stop = 0;
     for (;;) {
-        SimEvent *ev = evq_peek(&sim->q);
-        if (!ev || ev->time > end_ns)
+        /* evq_first never moves the queue's cursor past end_ns, so whatever is scheduled after
+         * this run returns (at >= end_ns) still goes straight into the wheel. */
+        SimEvent *ev = evq_first(&sim->q, end_ns);
+        if (!ev)
             break;
         if (sim->stop)
             return SIM_RUN_STOPPED;
@@ -169,9 +152,14 @@ uint64_t sim_events_executed(const Sim *sim)
     return sim->executed;
 }
 
+const Evq *sim_queue(const Sim *sim)
+{
+    return &sim->q;
+}
+
 size_t sim_events_pending(const Sim *sim)
 {
-    return evq_len(&sim->q) - (sim->firing != NULL);
+    return evq_len(&sim->q);
 }
 
 uint64_t sim_event_fingerprint(const Sim *sim)
