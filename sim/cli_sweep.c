@@ -7,12 +7,12 @@
  * loader state: each gets its own ScenarioConf and builds its own Sim. Workers report to the main
  * thread through a GAsyncQueue; the main thread alone prints (errors, the progress bar). Rows are
  * read back from each run's metrics.json in grid order, so sweep.csv does not depend on the
- * completion order, and a run whose metrics.json is complete is skipped: an interrupted sweep,
- * run again, resumes.
+ * completion order, and a run whose metrics.json is complete and whose recorded overrides
+ * (sweep-overrides.txt) are the same is skipped: an interrupted sweep, run again, resumes. Running
+ * is in sweep_run.c, the pure parts (grid, CSV, statistics) in sweep.c.
  */
 #include "sim/cli.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +20,6 @@
 
 #include "sim/output.h"
 #include "sim/plot.h"
-#include "sim/run.h"
 #include "sim/sweep.h"
 
 #define SWEEP_DESCRIPTION                                                                        \
@@ -65,31 +64,12 @@ static void sweep_args_clear(SweepArgs *a)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SweepArgs, sweep_args_clear)
 
-/* One run to do, handed to a worker; the worker fills in the outcome and pushes it back. */
-typedef struct Job {
-    const SweepRow *row;
-    ScenarioConf *conf;
-    volatile sig_atomic_t *stop;
-    GAsyncQueue *done;
-    gboolean ran;
-    gboolean interrupted;
-    char *error;
-} Job;
-
-static void job_free(gpointer p)
-{
-    Job *j = p;
-    scenario_conf_free(j->conf);
-    g_free(j->error);
-    g_free(j);
-}
-
 typedef struct Plan {
     const Scenario *s;
     GPtrArray *params;   /* SweepParam* */
     GPtrArray *variants; /* char*: labels */
     GPtrArray *rows;     /* SweepRow*, grid order */
-    GPtrArray *jobs;     /* Job*: the rows to run, grid order */
+    GPtrArray *jobs;     /* SweepJob*: the rows to run, grid order */
     GPtrArray *metrics;  /* SweepMetric* */
     char *dir;
     guint skipped;
@@ -234,15 +214,14 @@ static gboolean add_run(Plan *plan, const SweepArgs *a, guint g, guint si, uint6
         fprintf(stderr, "sksim sweep: %s: %s\n", sub, err->message);
         return FALSE;
     }
-    if (sweep_run_complete(row->dir, conf->name, label, seed)) {
+    g_autofree char *overrides = sweep_overrides_text((const char *const *)sets);
+    if (sweep_run_complete(row->dir, conf->name, label, seed) &&
+        sweep_overrides_match(row->dir, overrides)) {
         plan->skipped++;
         scenario_conf_free(conf);
         return TRUE;
     }
-    Job *j = g_new0(Job, 1);
-    j->row = row;
-    j->conf = conf;
-    g_ptr_array_add(plan->jobs, j);
+    g_ptr_array_add(plan->jobs, sweep_job_new(row, conf, overrides));
     return TRUE;
 }
 
@@ -257,7 +236,7 @@ static gboolean make_plan(Plan *plan, const SweepArgs *a, const GPtrArray *varia
     g_autofree guint *idx = g_new0(guint, plan->params->len + 1);
     g_autoptr(GHashTable) dirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     plan->rows = g_ptr_array_new_with_free_func(sweep_row_free);
-    plan->jobs = g_ptr_array_new_with_free_func(job_free);
+    plan->jobs = g_ptr_array_new_with_free_func(sweep_job_free);
     for (guint g = 0; g < npoints; g++) {
         sweep_grid_point(plan->params, g, idx);
         for (guint si = 0; si < nseeds; si++)
@@ -266,83 +245,6 @@ static gboolean make_plan(Plan *plan, const SweepArgs *a, const GPtrArray *varia
                     return FALSE;
     }
     return TRUE;
-}
-
-/* ---- running ------------------------------------------------------------------------------------------ */
-
-static void run_job(gpointer data, gpointer user_data)
-{
-    Job *j = data;
-    if (!*j->stop) {
-        RunOptions opt = { .stop = j->stop, .out_dir = j->row->dir };
-        g_autoptr(GError) err = NULL;
-        g_autoptr(RunResult) r = NULL;
-        if (g_mkdir_with_parents(j->row->dir, 0777) != 0)
-            g_set_error(&err, G_FILE_ERROR, g_file_error_from_errno(errno),
-                        "%s: cannot create directory: %s", j->row->dir, g_strerror(errno));
-        else
-            r = run_scenario(j->conf, &opt, &err);
-        if (r && output_write_run(r, j->row->dir, &err)) {
-            j->ran = TRUE;
-            j->interrupted = r->interrupted;
-        } else {
-            j->error = g_strdup(err->message);
-        }
-    }
-    g_async_queue_push(j->done, j);
-}
-
-/* "\r[#######.............] 7/20 runs" on stderr; erased with done = TRUE. */
-static void draw_progress(guint finished, guint total, gboolean done)
-{
-    enum { WIDTH = 30 };
-    if (done) {
-        fputs("\r\033[K", stderr);
-        return;
-    }
-    guint fill = total ? finished * WIDTH / total : WIDTH;
-    char bar[WIDTH + 1];
-    for (guint i = 0; i < WIDTH; i++)
-        bar[i] = i < fill ? '#' : '.';
-    bar[WIDTH] = '\0';
-    fprintf(stderr, "\r[%s] %u/%u runs", bar, finished, total);
-    fflush(stderr);
-}
-
-/* Run every job; returns the number that failed. */
-static guint run_jobs(Plan *plan, int jobs, gboolean progress)
-{
-    g_autoptr(GAsyncQueue) done = g_async_queue_new();
-    volatile sig_atomic_t *stop = cli_stop_flag();
-    guint threads = jobs > 0 ? (guint)jobs : g_get_num_processors();
-    g_autoptr(GError) err = NULL;
-    GThreadPool *pool = g_thread_pool_new(run_job, NULL, (gint)MAX(threads, 1u), FALSE, &err);
-    if (!pool) {
-        fprintf(stderr, "sksim sweep: %s\n", err->message);
-        return plan->jobs->len;
-    }
-    for (guint i = 0; i < plan->jobs->len; i++) {
-        Job *j = g_ptr_array_index(plan->jobs, i);
-        j->stop = stop;
-        j->done = done;
-        g_thread_pool_push(pool, j, NULL);
-    }
-    guint failed = 0;
-    for (guint n = 0; n < plan->jobs->len; n++) {
-        if (progress)
-            draw_progress(n, plan->jobs->len, FALSE);
-        Job *j = g_async_queue_pop(done);
-        if (j->error) {
-            if (progress)
-                draw_progress(0, 0, TRUE);
-            fprintf(stderr, "sksim sweep: %s: %s\n", j->row->dir, j->error);
-            failed++;
-        }
-    }
-    if (progress)
-        draw_progress(0, 0, TRUE);
-    g_thread_pool_free(pool, FALSE, TRUE);
-    return failed;
 }
 
 /* ---- results ------------------------------------------------------------------------------------------ */
@@ -416,7 +318,8 @@ static int sweep(Plan *plan, const SweepArgs *a)
                plan->skipped, plan->jobs->len, MIN(threads, MAX(plan->jobs->len, 1u)));
     fflush(stdout);
     cli_install_signal_handlers();
-    guint failed = run_jobs(plan, a->jobs, !a->quiet && isatty(STDERR_FILENO));
+    guint failed = sweep_run_jobs(plan->jobs, threads, cli_stop_flag(),
+                                  !a->quiet && isatty(STDERR_FILENO));
     int stopped = cli_interrupted_status();
     if (stopped) {
         fprintf(stderr, "sksim sweep: interrupted; run the same command again to resume\n");

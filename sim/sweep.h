@@ -6,14 +6,17 @@
  * with their own resolved ScenarioConf, run in parallel by a GThreadPool; nothing mutable is
  * shared between them. A run's outputs go to DIR/runs/<key=value>/.../seed-<n>/<variant>/, and a
  * run whose metrics.json there is complete (same scenario, variant and seed, "interrupted":
- * false) is skipped, so an interrupted sweep resumes where it stopped.
+ * false) and whose sweep-overrides.txt matches is skipped, so an interrupted sweep resumes where
+ * it stopped.
  */
 #ifndef SKSIM_SWEEP_H
 #define SKSIM_SWEEP_H
 
 #include <glib.h>
+#include <signal.h>
 #include <stdint.h>
 
+#include "sim/config.h"
 #include "sim/results.h"
 #include "sim/stats.h"
 
@@ -86,6 +89,34 @@ char *sweep_metric_dat(const GPtrArray *params, const GPtrArray *rows, const Swe
                        GArray *series_variant);
 /* TRUE when every value is a number; *logx when they are all > 0 and span a factor >= 16. */
 gboolean sweep_values_numeric(const GPtrArray *values, gboolean *logx);
+
+/* ---- running (sweep_run.c) ---------------------------------------------------------------------- */
+
+/* The file, next to a run's metrics.json, holding the overrides it ran with (one "KEY=VALUE" per
+ * line): a run is skipped only when they are the ones it would run with now, so a sweep run
+ * again with another --duration or --set runs again. */
+#define SWEEP_OVERRIDES_FILE "sweep-overrides.txt"
+
+/* One run to do. The worker writes row->dir/SWEEP_OVERRIDES_FILE, runs conf, writes the outputs
+ * and sets error on failure; nothing else is touched, and the row is only read. */
+typedef struct SweepJob {
+    const SweepRow *row;
+    ScenarioConf *conf; /* owned */
+    char *overrides;    /* the text of SWEEP_OVERRIDES_FILE */
+    char *error;
+} SweepJob;
+
+SweepJob *sweep_job_new(const SweepRow *row, ScenarioConf *conf, const char *overrides);
+void sweep_job_free(gpointer job);
+/* The overrides ("KEY=VALUE" strings) as the text of SWEEP_OVERRIDES_FILE. */
+char *sweep_overrides_text(const char *const *sets);
+/* TRUE when vdir/SWEEP_OVERRIDES_FILE holds exactly text. */
+gboolean sweep_overrides_match(const char *vdir, const char *text);
+/* Run the jobs on `threads` threads of a GThreadPool (0: one per processor), printing each
+ * failure on stderr as it comes and, with progress, a bar on stderr. A job not yet started when
+ * *stop is set is not run (and not a failure). Returns the number of jobs that failed. */
+guint sweep_run_jobs(GPtrArray *jobs, guint threads, volatile sig_atomic_t *stop,
+                     gboolean progress);
 
 /* The figure of every metric against the first parameter (sweep_plot.c): DIR/plots/<metric>.dat
  * and <metric>.{png,svg}, titled "title: metric". variants: labels, in colour order. Paths of the

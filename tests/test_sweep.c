@@ -355,6 +355,21 @@ static void test_load_metrics(void)
     g_rmdir(dir);
 }
 
+static void test_overrides(void)
+{
+    const char *sets[] = { "k=1", "seed=3", "duration=1s", NULL };
+    g_autofree char *text = sweep_overrides_text(sets);
+    g_assert_cmpstr(text, ==, "k=1\nseed=3\nduration=1s\n");
+    g_autofree char *dir = g_dir_make_tmp("sksim-sweep-XXXXXX", NULL);
+    g_assert_false(sweep_overrides_match(dir, text)); /* no file */
+    g_autofree char *path = g_build_filename(dir, SWEEP_OVERRIDES_FILE, NULL);
+    g_assert_true(g_file_set_contents(path, text, -1, NULL));
+    g_assert_true(sweep_overrides_match(dir, text));
+    g_assert_false(sweep_overrides_match(dir, "k=1\nseed=3\n"));
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -368,5 +383,6 @@ int main(int argc, char **argv)
     g_test_add_func("/sweep/metric-dat-series", test_metric_dat_series);
     g_test_add_func("/sweep/values-numeric", test_values_numeric);
     g_test_add_func("/sweep/load-metrics", test_load_metrics);
+    g_test_add_func("/sweep/overrides", test_overrides);
     return g_test_run();
 }

@@ -45,6 +45,15 @@ expect_grep "^  \"interrupted\": false,$" "$out/runs/$key=1/seed-2/after/metrics
 # same results, except the wall-clock column
 diff <(cut -d, -f1-8 "$TMP/first.csv") <(cut -d, -f1-8 "$csv") >&2 || fail "rerun changed results"
 
+# each run records the overrides it ran with; other overrides (here --duration) run it again
+[ "$(cat "$out/runs/$key=16/seed-2/after/sweep-overrides.txt")" = "$(printf '%s\n' "$key=16" seed=2)" ] ||
+  fail "sweep-overrides.txt: $(cat "$out/runs/$key=16/seed-2/after/sweep-overrides.txt")"
+cp -r "$out" "$TMP/sw-dur"
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --out "$TMP/sw-dur" \
+  --duration 150ms
+expect_grep "skipped 0 \(complete metrics.json\), running 4 " "$TMP/out"
+expect_grep "^  \"duration_s\": 0.14999999999999999,$" "$TMP/sw-dur/runs/$key=1/seed-1/after/metrics.json"
+
 # one job at a time gives the same rows (but for wall_s) as two
 expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --jobs 1 \
   --out "$TMP/one" --quiet
