@@ -388,6 +388,8 @@ static void tcp_ack_finish(TcpSock *tp, const Skb *skb, int flag, uint64_t ack, 
     }
     if (flag & FLAG_SET_XMIT_TIMER)
         tcp_set_xmit_timer(tp, cpu);
+    if (tcp_is_sack(tp))
+        tcp_rack_update_reo_wnd(tp, st->prior_delivered);
     tcp_cong_control(tp, ack, (uint32_t)(tp->delivered - st->prior_delivered), flag);
     tcp_xmit_recovery(tp, rexmit, cpu);
 }

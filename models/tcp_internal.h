@@ -441,7 +441,7 @@ void tcp_rack_advance(TcpSock *tp, uint8_t sacked, uint64_t end_seq, sim_time_t 
 bool tcp_rack_mark_lost(TcpSock *tp, Cpu *cpu);
 void tcp_rack_reo_timeout(TcpSock *tp, Cpu *cpu);
 int64_t tcp_rack_skb_timeout(const TcpSock *tp, const Skb *skb, uint32_t reo_wnd);
-void tcp_rack_update_reo_wnd(TcpSock *tp, bool dsack_seen);
+void tcp_rack_update_reo_wnd(TcpSock *tp, uint64_t prior_delivered);
 
 /* ---- tcp_cong.c ---- */
 struct TcpCongOps {

@@ -98,13 +98,20 @@ void tcp_rack_reo_timeout(TcpSock *tp, Cpu *cpu)
         tcp_rearm_rto(tp, cpu);
 }
 
-/* tcp_rack_update_reo_wnd: widen the window after rounds with DSACKs, for 16 recoveries. */
-void tcp_rack_update_reo_wnd(TcpSock *tp, bool dsack_seen)
+/* tcp_rack_update_reo_wnd: after an ACK, widen the window by one step when a DSACK (with
+ * reordering seen) arrived at least a round after the last widening; the steps persist for 16
+ * recoveries (reo_wnd_persist), then fall back to 1. */
+void tcp_rack_update_reo_wnd(TcpSock *tp, uint64_t prior_delivered)
 {
-    if (dsack_seen && tp->rack.dsack_seen) {
-        if (tp->rack.reo_wnd_steps < 255)
+    if (!prior_delivered)
+        return;
+    if (prior_delivered < tp->rack.last_delivered)
+        tp->rack.dsack_seen = 0; /* within a round of the last adjustment */
+    if (tp->rack.dsack_seen) {
+        if (tp->rack.reo_wnd_steps < 0xFF)
             tp->rack.reo_wnd_steps++;
         tp->rack.dsack_seen = 0;
+        tp->rack.last_delivered = tp->delivered;
         tp->rack.reo_wnd_persist = TCP_RACK_RECOVERY_THRESH;
     } else if (!tp->rack.reo_wnd_persist) {
         tp->rack.reo_wnd_steps = 1;

@@ -93,11 +93,59 @@ static void test_reno(void)
     th_free(tb);
 }
 
+/* HyStart in slow start (cwnd 20 >= hystart_low_window 16, ssthresh infinite), 10 ms base RTT.
+ * Delay detector: a round of 9 samples whose minimum exceeds delay_min + clamp(delay_min / 8,
+ * 4 ms, 16 ms) = 10 + 4 = 14 ms ends slow start (ssthresh = cwnd); 13 ms does not. The ACK
+ * train detector: ACKs at most 2 ms apart spanning more than delay_min / 2 = 5 ms from the
+ * round start end slow start on the ACK at +6 ms, not at +5 ms. */
+static TcpSock *hystart_sock(TcpBench *tb)
+{
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 20;
+    tp->ca_ops->pkts_acked(tp, 1, 10000); /* round 1: delay_min 10 ms */
+    /* snd_una passes the round's end (snd_nxt at its start): the next sample starts round 2,
+     * which lasts until snd_una passes the new snd_nxt */
+    tp->snd_nxt += 100000;
+    tp->snd_una += 50000;
+    return tp;
+}
+
+static void test_hystart_delay(void)
+{
+    for (int slow = 0; slow < 2; slow++) {
+        TcpBench *tb = th_new();
+        TcpSock *tp = hystart_sock(tb);
+        for (int i = 0; i < 9; i++)
+            tp->ca_ops->pkts_acked(tp, 1, slow ? 15000 : 13000);
+        g_assert_cmpuint(tp->snd_ssthresh, ==, (slow ? 20u : TCP_INFINITE_SSTHRESH));
+        th_free(tb);
+    }
+}
+
+static void test_hystart_ack_train(void)
+{
+    TcpBench *tb = th_new();
+    TcpSock *tp = hystart_sock(tb);
+    tp->ca_ops->pkts_acked(tp, 1, 10000); /* round 2 starts at t = 0 */
+    for (int ms = 1; ms <= 5; ms++) {
+        th_run_to(tb, ms * SIM_MS);
+        tp->ca_ops->pkts_acked(tp, 1, 10000);
+    }
+    g_assert_cmpuint(tp->snd_ssthresh, ==, TCP_INFINITE_SSTHRESH);
+    th_run_to(tb, 6 * SIM_MS);
+    tp->ca_ops->pkts_acked(tp, 1, 10000);
+    g_assert_cmpuint(tp->snd_ssthresh, ==, 20);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/cubic/reduction", test_cubic_reduction);
     g_test_add_func("/tcp/cubic/curve", test_cubic_curve);
+    g_test_add_func("/tcp/cubic/hystart-delay", test_hystart_delay);
+    g_test_add_func("/tcp/cubic/hystart-ack-train", test_hystart_ack_train);
     g_test_add_func("/tcp/reno/basics", test_reno);
     return g_test_run();
 }

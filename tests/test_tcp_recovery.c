@@ -183,6 +183,65 @@ static void test_frto_spurious_rto(void)
     g_assert_cmpuint(undo, ==, 1);
 }
 
+/* RACK's reordering window: after a 10 ms RTT sample (min_rtt 10 ms), two 1-MSS skbs leave at
+ * 20 ms and the second arrives first; its SACK reaches the sender at 30 ms. Only 1 SACKed
+ * (< dupthresh 3), no recovery: reo_wnd = min(min_rtt / 4 x 1 step, srtt) = 2500 us. The first
+ * skb is not yet lost: RACK RTT 10000 + 2500 - elapsed 10000 = 2500 us remain -> the REO timer
+ * is armed for usecs_to_jiffies(2500) + TCP_TIMEOUT_MIN = 3 + 2 = 5 jiffies: 35 ms.
+ *  - no original by then: the timeout marks it lost, Recovery, and it is resent at 35 ms;
+ *  - the original arrives at 32 ms (reordering): the cumulative ACK ends it, nothing resent. */
+static void run_reo(bool original_arrives, uint64_t *retrans, sim_time_t *retrans_at)
+{
+    TcpBench *tb = bench(true, true);
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    th_run_to(tb, 10 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->min_rtt_us, ==, 10000);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    Skb *first = th_take(tb, 0);
+    th_run_to(tb, 25 * SIM_MS);
+    th_deliver(tb, 0);
+    th_run_to(tb, 30 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_REO_TIMEOUT);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 35);
+    g_assert_cmpuint(tb->a->lost_out, ==, 0);
+    if (original_arrives) {
+        th_run_to(tb, 32 * SIM_MS);
+        th_deliver_skb(tb, 0, first);
+        th_run_to(tb, 33 * SIM_MS);
+        th_deliver(tb, 1);
+    } else {
+        skb_free(tb->host[0].pool, first);
+    }
+    *retrans_at = -1;
+    for (sim_time_t ms = 31; ms <= 40; ms++) {
+        th_run_to(tb, ms * SIM_MS);
+        if (*retrans_at < 0 && th_ctr(tb, 0, CTR_TcpRetransSegs))
+            *retrans_at = ms;
+    }
+    *retrans = th_ctr(tb, 0, CTR_TcpRetransSegs);
+    if (!original_arrives) {
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 1);
+        g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+    }
+    th_free(tb);
+}
+
+static void test_rack_reo_timer(void)
+{
+    uint64_t retrans;
+    sim_time_t at;
+    run_reo(false, &retrans, &at);
+    g_assert_cmpuint(retrans, ==, 1);
+    g_assert_cmpint(at, ==, 35);
+    run_reo(true, &retrans, &at);
+    g_assert_cmpuint(retrans, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -190,5 +249,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/eifel-undo-dsack", test_eifel_undo_and_dsack);
     g_test_add_func("/tcp/recovery/dsack-undo", test_dsack_undo);
     g_test_add_func("/tcp/recovery/frto-spurious-rto", test_frto_spurious_rto);
+    g_test_add_func("/tcp/recovery/rack-reo-timer", test_rack_reo_timer);
     return g_test_run();
 }

@@ -180,6 +180,74 @@ static void test_tlp_new_data(void)
     th_free(tb);
 }
 
+/* TLP repairs a real tail loss: three 1-MSS skbs at 20 ms, the last one lost, the first two
+ * ACKed at 30 ms. The probe (at most the RTO after the ACK) resends the last MSS; its ACK
+ * equals tlp_high_seq, which ends nothing yet; the ACK of new data sent afterwards goes beyond
+ * tlp_high_seq: the probe repaired a loss -> CWR entered and left at once, cwnd = ssthresh =
+ * 10 * 717 / 1024 = 7 (CUBIC; cwnd was never limited so it stayed 10), TCPLossProbeRecovery 1. */
+static void test_tlp_loss_recovery(void)
+{
+    TcpBench *tb = bench(true);
+    exchange_10ms(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    for (int i = 0; i < 3; i++)
+        th_write(tb->a, 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 3);
+    th_deliver(tb, 0);
+    th_deliver(tb, 0);
+    th_drop(tb, 0);
+    th_run_to(tb, 30 * SIM_MS);
+    while (th_deliver(tb, 1))
+        ;
+    g_assert_cmpuint(tb->a->packets_out, ==, 1);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_LOSS_PROBE);
+    th_run_to(tb, tb->a->icsk_timeout * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    th_deliver(tb, 0); /* the probe fills the hole */
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, tb->a->tlp_high_seq);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbeRecovery), ==, 0);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 10);
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbeRecovery), ==, 1);
+    g_assert_cmpuint(tb->a->snd_ssthresh, ==, 7);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 7);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
+    th_free(tb);
+}
+
+/* TLP of an original that was not lost: the receiver DSACKs the probe (one MSS ending at
+ * tlp_high_seq: FLAG_DSACK_TLP): the episode ends with no cwnd reduction. (3 MSS leave as
+ * skbs of 2 + 1 MSS: the pacing rate after the 10 ms sample, 2 x 10 x 1448 B / 10 ms, gives
+ * tcp_tso_autosize ~2.8 KB per ms -> the 2-segment minimum.) */
+static void test_tlp_dsack_no_reduction(void)
+{
+    TcpBench *tb = bench(true);
+    exchange_10ms(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 3 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    th_deliver(tb, 0);
+    th_deliver(tb, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 2); /* the receiver's ACKs are late */
+    th_run_to(tb, 42 * SIM_MS);  /* PTO: 20 + 2 * 10 + 2 */
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    th_deliver(tb, 1);
+    th_deliver(tb, 1);
+    th_deliver(tb, 0); /* the probe: a duplicate */
+    th_deliver(tb, 1); /* its DSACK */
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPDSACKRecv), ==, 1);
+    g_assert_cmpuint(tb->a->tlp_high_seq, ==, 0);
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbeRecovery), ==, 0);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 10);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -189,5 +257,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/timers/pto-clipped-by-rto", test_pto_clipped_by_rto);
     g_test_add_func("/tcp/timers/tlp-last-segment", test_tlp_last_segment);
     g_test_add_func("/tcp/timers/tlp-new-data", test_tlp_new_data);
+    g_test_add_func("/tcp/timers/tlp-loss-recovery", test_tlp_loss_recovery);
+    g_test_add_func("/tcp/timers/tlp-dsack", test_tlp_dsack_no_reduction);
     return g_test_run();
 }
