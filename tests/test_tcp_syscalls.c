@@ -139,10 +139,100 @@ static void test_loopback_transfer(void)
     test_host_free(th);
 }
 
+/* The peer of the memory-wait test: it keeps what the socket sends and, every millisecond, one
+ * ACK for everything sent so far with a 4 MiB window arrives in softirq (NULL CPU). */
+typedef struct Acker {
+    TcpSock *tp;
+    Sim *sim;
+    SimEvent ev;
+    uint64_t acks;
+} Acker;
+
+static void drop_output(void *ctx, Skb *skb, Cpu *cpu)
+{
+    TcpSock *tp = ctx;
+    (void)cpu;
+    if (skb->sk) {
+        skb->sk->wmem_alloc -= skb->truesize;
+        skb->sk = NULL;
+    }
+    skb_free(tcp_sk(tp)->host->pool, skb);
+}
+
+static void acker_fire(Sim *sim, void *ctx)
+{
+    Acker *k = ctx;
+    TcpSock *tp = k->tp;
+    Host *h = tcp_sk(tp)->host;
+    if (tp->snd_nxt > tp->snd_una) {
+        Skb *ack = skb_alloc(h->pool);
+        ack->conn = tcp_sk(tp)->conn;
+        ack->seq = ack->end_seq = tp->rcv_nxt;
+        ack->ack_seq = tp->snd_nxt;
+        ack->flags = TCPHDR_ACK;
+        ack->win = 4u << 20;
+        ack->tsval = ack->tsecr = (uint32_t)(sim_now(sim) / SIM_MS) + 1;
+        ack->gso_segs = 1;
+        ack->truesize = 1280;
+        tcp_v4_rcv(tcp_sk(tp), ack, NULL);
+        k->acks++;
+    }
+    sim_schedule_in(sim, &k->ev, SIM_MS);
+}
+
+/* A 1 MiB write into the initial buffers (MSS 1448): size_goal is bounded by half the peer's
+ * 65535-byte window: 32767 -> 22 MSS = 31856 B; an skb's truesize is 1280 + payload;
+ * sk_sndbuf = tcp_sndbuf_expand at connect = 2 x 10 x (4096 + 256) = 87040; cwnd 10 sends at
+ * most 5 MSS per skb (cwnd/2), each split adding a 1280-byte head. Step by step (as
+ * tcp_sendmsg_locked, which tops a partly sent tail skb up to size_goal again):
+ *   1. skb1 22 MSS (wmem 33136); tcp_push_one sends 5, split (+1280 = 34416)
+ *   2. the 17-MSS rest topped up by 5 MSS (41656); write_seq 39097 > pushed_seq 1 + 32767:
+ *      forced push sends 5 more, split (42936)
+ *   3. rest topped up again (50176); cwnd full (10 out)
+ *   4. memory 50176 < 87040: skb2 (83312)
+ *   5. 83312 < 87040: skb3 (116448)
+ *   6. 116448 >= 87040: wait, having copied 32 + 22 + 22 MSS = 110048 bytes.
+ * The writer sleeps in sk_stream_wait_memory having released the socket; ACKs then free space
+ * and wake it (write space), until the call completes. */
+static void test_sendmsg_waits_for_memory(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 1500);
+    g_assert_cmpuint(tcp_sk(a)->sndbuf, ==, 87040);
+    tcp_set_xmit_hook(a, drop_output, a);
+    App app = { .tp = a, .sender = true, .once = true, .len = 1u << 20 };
+    app_start(&app, h, "writer", 0);
+    sim_run_until(th->sim, 500 * SIM_US);
+    g_assert_cmpint(app.task.state, ==, TASK_SLEEPING);
+    g_assert_cmpuint(app.call.done, ==, 110048);
+    g_assert_cmpuint(tcp_sk(a)->wmem_queued, ==, 116448);
+    g_assert_true(a->sock_nospace);
+    g_assert_false(tcp_sk(a)->owned);
+    Acker k = { .tp = a, .sim = th->sim };
+    sim_event_init(&k.ev, acker_fire, &k, 0, 0);
+    sim_schedule_at(th->sim, &k.ev, SIM_MS);
+    sim_run_until(th->sim, 2 * SIM_S);
+    g_assert_cmpuint(app.calls, ==, 1);
+    g_assert_cmpuint(app.bytes, ==, 1u << 20);
+    g_assert_cmpuint(a->snd_una, ==, 1 + (1u << 20));
+    g_assert_cmpuint(tcp_sk(a)->wmem_queued, ==, 0);
+    g_assert_cmpuint(k.acks, >=, 2);
+    sim_cancel(th->sim, &k.ev);
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/syscalls/sendmsg-flush-rule", test_sendmsg_flush_rule);
     g_test_add_func("/tcp/syscalls/loopback-transfer", test_loopback_transfer);
+    g_test_add_func("/tcp/syscalls/sendmsg-memory-wait", test_sendmsg_waits_for_memory);
     return g_test_run();
 }
