@@ -18,7 +18,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 
 usage() {
   echo "usage: ./run.sh [test|bench]" >&2
-  echo "  (none)  build and compare: ${SCENARIOS[*]}" >&2
+  echo "  (none)  build, compare ${SCENARIOS[*]} and write out/report.md" >&2
   echo "  test    build and run the tests, plain and under sanitizers" >&2
   echo "  bench   build and run the benchmarks" >&2
 }

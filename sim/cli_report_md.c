@@ -61,7 +61,7 @@ static void section_free(gpointer p)
     g_free(sec);
 }
 
-/* ---- paths ------------------------------------------------------------------------------------------ */
+/* ---- paths ----------------------------------------------------------------------------------- */
 
 /* to, relative to the directory from (both made absolute first, symlinks left alone). */
 static char *relative_path(const char *from, const char *to)
@@ -84,7 +84,7 @@ static char *relative_path(const char *from, const char *to)
     return g_string_free(out, FALSE);
 }
 
-/* ---- the table and the checks, from compare.json ------------------------------------------------- */
+/* ---- the table and the checks, from compare.json --------------------------------------------- */
 
 static CompareRow *row_from_json(const JsonValue *row, const JsonValue *variants)
 {
@@ -159,7 +159,7 @@ static char *verdict(const Section *sec)
     return g_strdup_printf("%s %u/%u", pass == n ? "PASS" : "FAIL", pass, n);
 }
 
-/* ---- sections ----------------------------------------------------------------------------------------- */
+/* ---- sections -------------------------------------------------------------------------------- */
 
 static const char *title_of(const Section *sec)
 {
@@ -178,7 +178,9 @@ static void append_results(GString *out, const Section *sec)
     g_autofree char *table = table_from_json(sec->compare);
     double seed = NAN;
     json_number(json_get(sec->compare, "seed"), &seed);
-    g_string_append_printf(out, "**sksim's result** (seed %.0f; change = last vs first variant):\n\n%s\n",
+    g_string_append_printf(out,
+                           "**sksim's result** (seed %.0f; change = last vs first variant):\n\n"
+                           "%s\n",
                            seed, table);
     const JsonValue *checks = json_get(sec->compare, "checks");
     if (json_len(checks) == 0)
@@ -219,7 +221,8 @@ static void append_section(GString *out, const Section *sec, const char *report_
     const char *name = scenario_name(sec->s);
     g_string_append_printf(out, "<a id=\"%s\"></a>\n\n## %s: %s\n\n", name, name, title_of(sec));
     g_autofree char *rdir = relative_path(report_dir, sec->dir);
-    g_string_append_printf(out, "Scenario `%s`; results in [`%s/`](%s/).\n\n", sec->file, rdir, rdir);
+    g_string_append_printf(out, "Scenario `%s`; results in [`%s/`](%s/).\n\n", sec->file, rdir,
+                           rdir);
     append_text(out, "What the patch changes:", sec->base ? sec->base->description : NULL,
                 "*(no description in the scenario)*");
     append_text(out, "Published result:", sec->base ? sec->base->published : NULL,
@@ -242,9 +245,9 @@ static char *md_cell(const char *text)
 static char *report_text(const GPtrArray *sections, const char *report_dir)
 {
     GString *out = g_string_new("# sksim report\n\n");
-    g_string_append(out, "Each section is one scenario compared with `sksim compare` (every variant, "
-                         "one seed): what the patch changes, the result published with it, "
-                         "sksim's counters and the expect checks.\n\n");
+    g_string_append(out, "Each section is one scenario compared with `sksim compare` (every "
+                         "variant, one seed): what the patch changes, the result published with "
+                         "it, sksim's counters and the expect checks.\n\n");
     g_string_append(out, "| scenario | title | checks |\n|:---|:---|:---|\n");
     for (guint i = 0; i < sections->len; i++) {
         const Section *sec = g_ptr_array_index(sections, i);

@@ -86,7 +86,7 @@ static void plan_clear(Plan *p)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(Plan, plan_clear)
 
-/* ---- options -------------------------------------------------------------------------------------- */
+/* ---- options --------------------------------------------------------------------------------- */
 
 static gboolean parse_args(int argc, char **argv, SweepArgs *a, char **file)
 {
@@ -98,7 +98,8 @@ static gboolean parse_args(int argc, char **argv, SweepArgs *a, char **file)
           "Runs at a time (default: the number of processors)", "J" },
         { "out", 'o', 0, G_OPTION_ARG_FILENAME, &a->out,
           "Output directory (default out/<scenario>-sweep)", "DIR" },
-        { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed, "Base seed (default: the scenario's)", "N" },
+        { "seed", 's', 0, G_OPTION_ARG_STRING, &a->seed, "Base seed (default: the scenario's)",
+          "N" },
         { "duration", 'd', 0, G_OPTION_ARG_STRING, &a->duration, "Simulated duration of each run",
           "T" },
         { "variant", 'v', 0, G_OPTION_ARG_STRING_ARRAY, &a->variants,
@@ -153,7 +154,7 @@ static GPtrArray *parse_params(char **args)
     return g_steal_pointer(&params);
 }
 
-/* ---- planning --------------------------------------------------------------------------------------- */
+/* ---- planning -------------------------------------------------------------------------------- */
 
 static uint64_t base_seed(const Scenario *s, const SweepArgs *a, gboolean *ok)
 {
@@ -184,7 +185,8 @@ static GStrv run_sets(const SweepArgs *a, const GPtrArray *params, const guint *
     }
     g_autofree char *seed_set = g_strdup_printf("seed=%" PRIu64, seed);
     g_strv_builder_add(b, seed_set);
-    g_autofree char *duration_set = a->duration ? g_strdup_printf("duration=%s", a->duration) : NULL;
+    g_autofree char *duration_set =
+        a->duration ? g_strdup_printf("duration=%s", a->duration) : NULL;
     if (duration_set)
         g_strv_builder_add(b, duration_set);
     return g_strv_builder_end(b);
@@ -247,7 +249,7 @@ static gboolean make_plan(Plan *plan, const SweepArgs *a, const GPtrArray *varia
     return TRUE;
 }
 
-/* ---- results ------------------------------------------------------------------------------------------ */
+/* ---- results --------------------------------------------------------------------------------- */
 
 static gboolean load_rows(Plan *plan)
 {
@@ -306,7 +308,8 @@ static int sweep(Plan *plan, const SweepArgs *a)
         return CLI_EXIT_USAGE;
     plan->variants = g_ptr_array_new_with_free_func(g_free);
     for (guint v = 0; v < variants->len; v++)
-        g_ptr_array_add(plan->variants, g_strdup(cli_variant_label(g_ptr_array_index(variants, v))));
+        g_ptr_array_add(plan->variants,
+                        g_strdup(cli_variant_label(g_ptr_array_index(variants, v))));
     if (!make_plan(plan, a, variants))
         return CLI_EXIT_USAGE;
     guint nseeds = a->seeds > 0 ? (guint)a->seeds : 1;

@@ -80,7 +80,7 @@ static gboolean literal(Reader *r, const char *word)
 
 static JsonValue *parse_value(Reader *r, GError **error);
 
-/* ---- numbers ---------------------------------------------------------------------------------- */
+/* ---- numbers --------------------------------------------------------------------------------- */
 
 static void skip_digits(Reader *r)
 {
@@ -125,7 +125,7 @@ static JsonValue *parse_number(Reader *r, GError **error)
     return v;
 }
 
-/* ---- strings ---------------------------------------------------------------------------------- */
+/* ---- strings --------------------------------------------------------------------------------- */
 
 static int hex4(const char *p)
 {
@@ -205,7 +205,7 @@ static char *parse_string_text(Reader *r, GError **error)
     return g_string_free(g_steal_pointer(&out), FALSE);
 }
 
-/* ---- containers ------------------------------------------------------------------------------- */
+/* ---- containers ------------------------------------------------------------------------------ */
 
 /* Items separated by ',' up to `close`; for objects each item is "key": value. */
 static JsonValue *parse_container(Reader *r, JsonKind kind, char close, GError **error)
@@ -323,7 +323,7 @@ JsonValue *json_parse_file(const char *path, GError **error)
     return v;
 }
 
-/* ---- access ----------------------------------------------------------------------------------- */
+/* ---- access ---------------------------------------------------------------------------------- */
 
 JsonKind json_kind(const JsonValue *v)
 {

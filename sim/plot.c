@@ -77,7 +77,7 @@ Plotter *plotter_new(const char *gnuplot, const char *scripts, GError **error)
     return p;
 }
 
-/* ---- variables ----------------------------------------------------------------------------------- */
+/* ---- variables ------------------------------------------------------------------------------- */
 
 void plot_var_string(GString *vars, const char *name, const char *value)
 {
@@ -127,7 +127,7 @@ void plot_append_number(GString *out, double v)
     g_string_append(out, g_ascii_formatd(buf, sizeof buf, "%.10g", v));
 }
 
-/* ---- colours ------------------------------------------------------------------------------------- */
+/* ---- colours --------------------------------------------------------------------------------- */
 
 void plot_variant_colors(const char *const *variants, guint n, int *colors)
 {
@@ -143,7 +143,7 @@ void plot_variant_colors(const char *const *variants, guint n, int *colors)
     }
 }
 
-/* ---- drawing ------------------------------------------------------------------------------------- */
+/* ---- drawing --------------------------------------------------------------------------------- */
 
 /* Run gnuplot for one format into a temporary file, then rename it to out_base.ext. */
 static gboolean draw_one(const Plotter *p, const char *figure, const GString *vars,
@@ -167,8 +167,9 @@ static gboolean draw_one(const Plotter *p, const char *figure, const GString *va
     char *argv[] = { p->gnuplot, "-e", all->str, common, script, NULL };
     g_autofree char *err_text = NULL;
     int status = 0;
-    gboolean ok = g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-                               &err_text, &status, error);
+    GSpawnFlags flags = G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDIN_FROM_DEV_NULL;
+    gboolean ok =
+        g_spawn_sync(NULL, argv, NULL, flags, NULL, NULL, NULL, &err_text, &status, error);
     if (ok && !g_spawn_check_wait_status(status, NULL)) {
         g_strstrip(err_text);
         g_set_error(error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "gnuplot %s.gp (%s) failed: %s", figure,
@@ -183,7 +184,8 @@ static gboolean draw_one(const Plotter *p, const char *figure, const GString *va
     }
     if (ok && g_rename(tmpl, final) != 0) {
         int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", final, g_strerror(e));
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", final,
+                    g_strerror(e));
         ok = FALSE;
     }
     if (!ok)

@@ -34,7 +34,7 @@ typedef enum {
 /* The palette has this many colours (plots/common.gp). */
 #define PLOT_N_COLORS 8
 
-/* ---- running gnuplot (plot.c) ------------------------------------------------------------------ */
+/* ---- running gnuplot (plot.c) ---------------------------------------------------------------- */
 
 typedef struct Plotter Plotter;
 
@@ -66,7 +66,7 @@ void plot_var_int_i(GString *vars, const char *name, guint i, long value);
  * its colour in every figure. */
 void plot_variant_colors(const char *const *variants, guint n, int *colors);
 
-/* ---- data (plot_data.c) ------------------------------------------------------------------------ */
+/* ---- data (plot_data.c) ---------------------------------------------------------------------- */
 
 /* A timeseries.csv: column names (time_s first) and rows of doubles (empty cells are NaN). */
 typedef struct PlotCsv {
@@ -105,7 +105,7 @@ char *plot_counters_dat(const JsonValue *compare, GPtrArray *names);
 /* A number as a .dat file cell: "%.10g", locale-independent, NaN for non-finite values. */
 void plot_append_number(GString *out, double v);
 
-/* ---- a results directory (plot_dir.c) --------------------------------------------------------- */
+/* ---- a results directory (plot_dir.c) -------------------------------------------------------- */
 
 /* Draw the figures of DIR: a compare output (DIR/compare.json and DIR/<variant>/), a single run
  * (DIR/metrics.json), or a `run` output (DIR/<variant>/metrics.json, variants in name order).

@@ -92,7 +92,7 @@ double plot_csv_value(const PlotCsv *csv, guint row, guint col)
     return g_array_index(csv->values, double, row * csv->names->len + col);
 }
 
-/* ---- retransmissions ------------------------------------------------------------------------------ */
+/* ---- retransmissions ------------------------------------------------------------------------- */
 
 /* Columns "<host>.<counter>" (host NULL: any host), appended to cols. */
 static void counter_columns(const PlotCsv *csv, const char *host, const char *counter, GArray *cols)
@@ -142,7 +142,7 @@ char *plot_retrans_dat(const PlotCsv *csv, const char *host)
     return out ? g_string_free(out, FALSE) : NULL;
 }
 
-/* ---- throughput ----------------------------------------------------------------------------------- */
+/* ---- throughput ------------------------------------------------------------------------------ */
 
 #define FLOW_PREFIX "flow."
 #define FLOW_SUFFIX ".delivered_bytes"
@@ -200,7 +200,7 @@ char *plot_throughput_dat(const PlotCsv *csv, GPtrArray *flows)
     return g_string_free(out, FALSE);
 }
 
-/* ---- report counters ------------------------------------------------------------------------------ */
+/* ---- report counters ------------------------------------------------------------------------- */
 
 static gboolean is_metric_row(const char *name)
 {

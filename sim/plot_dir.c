@@ -126,7 +126,7 @@ static void read_first_metrics(Input *in)
         set_title(in, m);
 }
 
-/* ---- figures ----------------------------------------------------------------------------------- */
+/* ---- figures --------------------------------------------------------------------------------- */
 
 typedef struct Figures {
     const Plotter *p;
@@ -169,7 +169,8 @@ static gboolean write_dat(Figures *f, const char *name, const char *text)
 
 static void draw(Figures *f, const char *figure, const char *what, GString *vars)
 {
-    g_autofree char *title = g_strdup_printf("%s%s%s", f->in->title, *f->in->title ? ": " : "", what);
+    const char *t = f->in->title;
+    g_autofree char *title = g_strdup_printf("%s%s%s", t, *t ? ": " : "", what);
     plot_var_string(vars, "fig_title", title);
     g_autofree char *base = g_build_filename(f->pdir, figure, NULL);
     GError *err = NULL;
@@ -197,12 +198,13 @@ static void add_series(GString *vars, guint *n, const char *file, int col, const
 
 static PlotCsv *read_csv(Figures *f, guint v)
 {
-    g_autofree char *path = g_build_filename(g_ptr_array_index(f->in->vdirs, v), "timeseries.csv", NULL);
+    const char *vdir = g_ptr_array_index(f->in->vdirs, v);
+    g_autofree char *path = g_build_filename(vdir, "timeseries.csv", NULL);
     g_autoptr(GError) err = NULL;
     PlotCsv *csv = plot_csv_read(path, &err);
     if (!csv)
-        note(f, "variant %s in time figures: %s", (const char *)g_ptr_array_index(f->in->variants, v),
-             err->message);
+        note(f, "variant %s in time figures: %s",
+             (const char *)g_ptr_array_index(f->in->variants, v), err->message);
     return csv;
 }
 

@@ -105,7 +105,7 @@ char *sweep_run_subdir(const GPtrArray *params, const guint *idx, uint64_t seed)
     return g_build_filenamev((char **)parts->pdata);
 }
 
-/* ---- metrics ----------------------------------------------------------------------------------- */
+/* ---- metrics --------------------------------------------------------------------------------- */
 
 void sweep_metric_free(gpointer p)
 {
@@ -160,7 +160,7 @@ void sweep_row_free(gpointer p)
     g_free(row);
 }
 
-/* ---- sweep.csv --------------------------------------------------------------------------------- */
+/* ---- sweep.csv ------------------------------------------------------------------------------- */
 
 static void csv_cell(GString *out, const char *s)
 {
@@ -220,8 +220,10 @@ char *sweep_csv(const GPtrArray *params, const GPtrArray *rows, const GPtrArray 
         g_string_append_c(out, ',');
     }
     g_string_append(out, "seed,variant");
-    for (guint m = 0; m < metrics->len; m++)
-        g_string_append_printf(out, ",%s", ((const SweepMetric *)g_ptr_array_index(metrics, m))->name);
+    for (guint m = 0; m < metrics->len; m++) {
+        const SweepMetric *sm = g_ptr_array_index(metrics, m);
+        g_string_append_printf(out, ",%s", sm->name);
+    }
     g_string_append(out, ",events,wall_s\n");
     for (guint r = 0; r < rows->len; r++) {
         const SweepRow *row = g_ptr_array_index(rows, r);
@@ -231,7 +233,7 @@ char *sweep_csv(const GPtrArray *params, const GPtrArray *rows, const GPtrArray 
     return g_string_free(out, FALSE);
 }
 
-/* ---- per-metric figure data ------------------------------------------------------------------- */
+/* ---- per-metric figure data ------------------------------------------------------------------ */
 
 gboolean sweep_values_numeric(const GPtrArray *values, gboolean *logx)
 {
@@ -257,7 +259,8 @@ static char *series_label(const GPtrArray *params, guint g, const char *variant)
     GString *s = g_string_new(variant);
     for (guint i = 1; i < params->len; i++) {
         const SweepParam *p = g_ptr_array_index(params, i);
-        g_string_append_printf(s, " %s=%s", p->key, (const char *)g_ptr_array_index(p->values, idx[i]));
+        const char *value = g_ptr_array_index(p->values, idx[i]);
+        g_string_append_printf(s, " %s=%s", p->key, value);
     }
     return g_string_free(s, FALSE);
 }

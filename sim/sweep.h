@@ -60,7 +60,8 @@ typedef struct SweepMetric {
 /* metrics (SweepMetric*) for these report counters (may be NULL). */
 GPtrArray *sweep_metrics(const GPtrArray *report_counters);
 void sweep_metric_free(gpointer m);
-/* The value of metric m in r (counters of host, or summed over hosts when NULL); NaN when absent. */
+/* The value of metric m in r (counters of host, or summed over hosts when host is NULL); NaN
+ * when absent. */
 double sweep_metric_value(const SweepMetric *m, const RunResult *r, const char *host);
 
 /* One row of sweep.csv: a run's identity and, once loaded, its result. */
@@ -90,7 +91,7 @@ char *sweep_metric_dat(const GPtrArray *params, const GPtrArray *rows, const Swe
 /* TRUE when every value is a number; *logx when they are all > 0 and span a factor >= 16. */
 gboolean sweep_values_numeric(const GPtrArray *values, gboolean *logx);
 
-/* ---- running (sweep_run.c) ---------------------------------------------------------------------- */
+/* ---- running (sweep_run.c) ------------------------------------------------------------------- */
 
 /* The file, next to a run's metrics.json, holding the overrides it ran with (one "KEY=VALUE" per
  * line): a run is skipped only when they are the ones it would run with now, so a sweep run

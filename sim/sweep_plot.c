@@ -19,7 +19,8 @@ static gboolean plot_metric(const Plotter *p, const char *pdir, const char *titl
 {
     g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func(g_free);
     g_autoptr(GArray) series_variant = g_array_new(FALSE, FALSE, sizeof(guint));
-    g_autofree char *dat = sweep_metric_dat(params, rows, m, host, variants, labels, series_variant);
+    g_autofree char *dat =
+        sweep_metric_dat(params, rows, m, host, variants, labels, series_variant);
     g_autofree char *dat_name = g_strconcat(m->name, ".dat", NULL);
     g_autofree char *dat_path = g_build_filename(pdir, dat_name, NULL);
     if (!output_write_atomic(dat_path, dat, strlen(dat), error))

@@ -27,12 +27,12 @@ static char *data_path(const char *rel)
     return source_path(d);
 }
 
-/* ---- the JSON reader ------------------------------------------------------------------------------ */
+/* ---- the JSON reader ------------------------------------------------------------------------- */
 
 static void test_json_read(void)
 {
-    const char *text = "{\"a\": [1, -2.5e3, true, false, null], \"s\": \"x\\\"\\n\\u00e9\\ud83d\\ude00\","
-                       " \"o\": {}, \"a\": 2}";
+    const char *text = "{\"a\": [1, -2.5e3, true, false, null], "
+                       "\"s\": \"x\\\"\\n\\u00e9\\ud83d\\ude00\", \"o\": {}, \"a\": 2}";
     g_autoptr(GError) err = NULL;
     g_autoptr(JsonValue) v = json_parse(text, -1, &err);
     g_assert_no_error(err);
@@ -86,7 +86,7 @@ static void test_json_read_errors(void)
     expect_json_error(deep->str, "nesting too deep");
 }
 
-/* ---- CSV and .dat ----------------------------------------------------------------------------------- */
+/* ---- CSV and .dat ---------------------------------------------------------------------------- */
 
 static PlotCsv *read_variant_csv(const char *variant)
 {
@@ -200,7 +200,7 @@ static void test_counters_dat(void)
     g_assert_null(plot_counters_dat(no_counters, names));
 }
 
-/* ---- variables and colours ------------------------------------------------------------------------ */
+/* ---- variables and colours ------------------------------------------------------------------- */
 
 static void test_vars(void)
 {
@@ -236,7 +236,7 @@ static void test_colors(void)
         g_assert_cmpint(cc[i], ==, want[i]);
 }
 
-/* ---- gnuplot ---------------------------------------------------------------------------------------- */
+/* ---- gnuplot --------------------------------------------------------------------------------- */
 
 static gboolean have_gnuplot(void)
 {

@@ -13,7 +13,7 @@
 #include "sim/stats.h"
 #include "sim/sweep.h"
 
-/* ---- statistics ------------------------------------------------------------------------------------- */
+/* ---- statistics ------------------------------------------------------------------------------ */
 
 static void test_t_table(void)
 {
@@ -86,7 +86,7 @@ static void test_summary(void)
     g_assert_cmpfloat_with_epsilon(s.half, 2.4841378677795514, EPS);
 }
 
-/* ---- parameters, grid, directories ------------------------------------------------------------------ */
+/* ---- parameters, grid, directories ----------------------------------------------------------- */
 
 static SweepParam *param(const char *arg)
 {
@@ -160,7 +160,7 @@ static void test_dirs(void)
     g_assert_cmpstr(sub, ==, "a=2/b=x/seed-42");
 }
 
-/* ---- sweep.csv and figure data ---------------------------------------------------------------------- */
+/* ---- sweep.csv and figure data --------------------------------------------------------------- */
 
 static RunResult *result(double goodput_bps, guint64 retrans, guint64 events, double wall_s)
 {
@@ -209,7 +209,8 @@ static void test_csv(void)
     g_autofree char *csv = sweep_csv(params, rows, metrics, "server");
     g_assert_cmpstr(csv, ==,
                     "stack.release_sock.resched_every,workloads.bulk.to_cpus,seed,variant,"
-                    "goodput_bps,transactions_per_s,TcpExtTCPTimeouts,TcpRetransSegs,events,wall_s\n"
+                    "goodput_bps,transactions_per_s,TcpExtTCPTimeouts,TcpRetransSegs,events,"
+                    "wall_s\n"
                     "1,\"[0,1]\",1,after,1000000000,0.5,0,3,100,0.25\n"
                     "1,\"[0,1]\",2,after,2000000000,0.5,0,4,101,0.5\n"
                     "16,\"[0,1]\",2,after,,0.5,0,5,102,1\n");
@@ -292,7 +293,7 @@ static void test_values_numeric(void)
     g_assert_false(sweep_values_numeric(((SweepParam *)g_ptr_array_index(r, 0))->values, &logx));
 }
 
-/* ---- metrics.json read back -------------------------------------------------------------------------- */
+/* ---- metrics.json read back ------------------------------------------------------------------ */
 
 static void write_metrics(const char *dir, const RunResult *r)
 {
