@@ -127,7 +127,7 @@ void tcp_event_data_recv(TcpSock *tp, const Skb *skb)
         }
     }
     tp->ack.lrcvtime = now;
-    if (skb->len >= 128)
+    if (skb->len >= 128) /* tcp_event_data_recv: only skbs of 128+ bytes may grow the window */
         tcp_grow_window(tp, skb);
 }
 
