@@ -202,4 +202,17 @@ static inline uint64_t th_read(TcpSock *tp)
     return copied;
 }
 
+/* The owner of tp releases it: the backlog is processed in order (__release_sock, NULL CPU),
+ * backlog_len reset, tcp_release_cb run while still owned, then ownership dropped. */
+static inline void th_drain(TcpSock *tp)
+{
+    Sock *sk = tcp_sk(tp);
+    Skb *skb;
+    while ((skb = skb_dequeue(&sk->backlog)))
+        sk->ops->backlog_rcv(sk, skb, NULL);
+    sk->backlog_len = 0;
+    sk->ops->release_cb(sk, NULL);
+    sk->owned = false;
+}
+
 #endif
