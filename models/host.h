@@ -34,6 +34,8 @@ typedef struct Host {
     uint32_t ndevs;
     SkbPool *pool;
     GPtrArray *socks;          /* Sock*, by local port - 1 (ports are 1..n, assigned in order) */
+    uint64_t drop_tally;       /* packets freed or lost by every drop path, whichever counter
+                                  counts them (models/invariants.c checks the two agree) */
 } Host;
 
 static inline sim_time_t host_cost(const Host *h, CostId id)

@@ -158,6 +158,7 @@ void link_dir_xmit(LinkDir *d, Skb *skb)
     uint32_t n = wire_frames(skb);
     uint32_t k = frames_that_fit(d, skb, sim_now(d->link->sim));
     d->link_drops += n - k;
+    d->from->host->drop_tally += n - k;
     if (k == 0) {
         nic_tx_done(d->from, skb);
         return;
@@ -177,6 +178,7 @@ bool link_dir_lose(LinkDir *d)
     if (p <= 0.0 || !sim_rng_chance(&d->rng, p))
         return false;
     d->random_losses++;
+    d->from->host->drop_tally++;
     return true;
 }
 
@@ -225,4 +227,9 @@ void link_free(Link *l)
         skb_queue_purge(&l->dir[i].fifo, l->dir[i].pool);
     }
     g_free(l);
+}
+
+void link_dir_occupancy(const Link *l, int dir, uint64_t *frames, uint64_t *bytes)
+{
+    occupancy(&l->dir[dir], sim_now(l->sim), frames, bytes);
 }

@@ -60,6 +60,7 @@ static void enqueue_to_backlog(Loopback *lo, LoBacklog *b, Skb *skb, Cpu *cpu)
     uint32_t max_backlog = lo->dev.host->conf->tcp.max_backlog;
     if (b->input.qlen > max_backlog) {
         lo->dev.stats.backlog_drops++;
+        lo->dev.host->drop_tally++;
         skb_free(lo->dev.host->pool, skb);
         return;
     }
@@ -110,4 +111,13 @@ void loopback_free(NetDev *dev)
     g_free(lo->percpu);
     netdev_destroy_common(dev);
     g_free(lo);
+}
+
+uint32_t loopback_max_input_qlen(const NetDev *dev)
+{
+    const Loopback *lo = (const Loopback *)dev;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < lo->ncpus; i++)
+        m = MAX(m, lo->percpu[i].input.qlen);
+    return m;
 }

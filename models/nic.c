@@ -58,6 +58,7 @@ static void nic_qdisc_run(Nic *n)
             link_dir_xmit(n->tx, skb);
         } else {
             n->dev.stats.link_drops++; /* no cable: the frames go nowhere */
+            n->dev.host->drop_tally++;
             nic_tx_done(&n->dev, skb);
         }
     }
@@ -69,6 +70,7 @@ void nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
     Nic *n = nic_of(dev);
     if (n->qdisc.qlen >= n->conf->qdisc_limit) {
         n->dev.stats.qdisc_drops++;
+        dev->host->drop_tally++;
         netdev_skb_orphan(skb, cpu);
         skb_free(dev->host->pool, skb);
         return;

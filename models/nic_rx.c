@@ -87,6 +87,7 @@ static void admit(Nic *n, RxTrain *t)
         return;
     if (n->rx_ring.qlen >= n->conf->rx_ring) {
         n->dev.stats.rx_ring_drops++;
+        n->dev.host->drop_tally++;
         return;
     }
     Skb *f = train_frame(n, t, k);

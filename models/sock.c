@@ -194,6 +194,7 @@ bool tcp_add_backlog(Sock *sk, Skb *skb, Cpu *cpu)
     if (sk->backlog_len + sk->rmem_alloc > sk_backlog_limit(sk)) {
         sk->host->ctr.v[CTR_TcpExtTCPBacklogDrop]++;
         sk->backlog_drops++;
+        sk->host->drop_tally++;
         skb_free(sk->host->pool, skb);
         return false;
     }

@@ -323,3 +323,43 @@ void world_collect(World *w, RunResult *r, sim_time_t measured_ns)
     for (guint i = 0; i < w->flows->len; i++)
         g_ptr_array_add(r->flows, flow_result(g_ptr_array_index(w->flows, i), measured_ns));
 }
+
+/* ---- read-only views for the invariant checker (models/inspect.h) ---- */
+
+guint world_n_hosts(const World *w)
+{
+    return w->hosts->len;
+}
+
+Host *world_host(const World *w, guint i)
+{
+    return g_ptr_array_index(w->hosts, i);
+}
+
+guint world_n_links(const World *w)
+{
+    return w->links->len;
+}
+
+Link *world_link(const World *w, guint i)
+{
+    return g_ptr_array_index(w->links, i);
+}
+
+const LinkConf *world_link_conf(const World *w, guint i)
+{
+    return g_ptr_array_index(w->conf->links, i);
+}
+
+guint world_n_flows(const World *w)
+{
+    return w->flows->len;
+}
+
+const char *world_flow(const World *w, guint i, TcpSock **cl, TcpSock **sv)
+{
+    const WorldFlow *f = g_ptr_array_index(w->flows, i);
+    *cl = f->cl;
+    *sv = f->sv;
+    return f->name;
+}

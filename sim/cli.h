@@ -18,7 +18,7 @@ enum {
     CLI_EXIT_OK = 0,
     CLI_EXIT_EXPECT = 1,    /* an expect check failed */
     CLI_EXIT_USAGE = 2,     /* bad command line, missing file, scenario error, run error */
-    CLI_EXIT_INVARIANT = 3, /* reserved: a model invariant was violated */
+    CLI_EXIT_INVARIANT = 3, /* a model invariant was violated (models/invariants.h) */
     /* interrupted: 128 + signal number (130 SIGINT, 143 SIGTERM) */
 };
 
@@ -94,6 +94,10 @@ const char *cli_variant_label(const char *variant);
 /* Resolve every variant first (so that a bad one fails before anything runs), print errors.
  * Returns the ScenarioConf* array in the order of variants, or NULL. */
 GPtrArray *cli_resolve_all(const Scenario *s, const GPtrArray *variants, const char *const *sets);
+
+/* The exit status for a failed run: CLI_EXIT_INVARIANT for an invariant violation
+ * (SKSIM_INVARIANT_ERROR), else CLI_EXIT_USAGE. */
+int cli_error_status(const GError *err);
 
 /* Run one resolved variant and write its outputs into dir/<variant>/. Prints the summary line
  * (unless quiet) and the fingerprint line (if asked). Returns an exit status; *out (may be NULL)

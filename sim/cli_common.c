@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "models/invariants.h"
 #include "sim/expr.h"
 #include "sim/output.h"
 #include "sim/run.h"
@@ -251,6 +252,11 @@ GPtrArray *cli_resolve_all(const Scenario *s, const GPtrArray *variants, const c
     return confs;
 }
 
+int cli_error_status(const GError *err)
+{
+    return err && err->domain == SKSIM_INVARIANT_ERROR ? CLI_EXIT_INVARIANT : CLI_EXIT_USAGE;
+}
+
 /* ---- running ------------------------------------------------------------------------------------ */
 
 static void print_summary(const RunResult *r, const char *label)
@@ -295,7 +301,7 @@ int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, 
     g_autoptr(RunResult) r = run_scenario(conf, &opt, &err);
     if (!r || !output_write_run(r, vdir, &err)) {
         fprintf(stderr, "%s\n", err->message);
-        return CLI_EXIT_USAGE;
+        return cli_error_status(err);
     }
     int status = finish_run(r, a, label);
     if (out)

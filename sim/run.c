@@ -6,6 +6,7 @@
  */
 #include "sim/run.h"
 
+#include "models/invariants.h"
 #include "models/world.h"
 #include "sim/evkind.h"
 #include "sim/progress.h"
@@ -24,7 +25,17 @@ typedef struct {
     int64_t wall_start_us;
     bool wall_limited;
     SimEvent warmup_ev;
+    Invariants *inv;
+    uint64_t check_every;      /* 0: only at the end */
+    uint64_t events_checked;   /* sim_events_executed at the last check */
+    GError *violation;         /* the first invariant violation, if any */
 } RunCtx;
+
+#ifdef SKSIM_CHECK_INVARIANTS
+#define RUN_DEFAULT_CHECK_EVERY RUN_CHECK_EVERY
+#else
+#define RUN_DEFAULT_CHECK_EVERY 0
+#endif
 
 static void warmup_end(Sim *sim, void *ctx)
 {
@@ -35,6 +46,12 @@ static void warmup_end(Sim *sim, void *ctx)
 static void run_hook(Sim *sim, void *ctx)
 {
     RunCtx *rc = ctx;
+    if (rc->check_every && !rc->violation &&
+        sim_events_executed(sim) - rc->events_checked >= rc->check_every) {
+        rc->events_checked = sim_events_executed(sim);
+        if (!invariants_check(rc->inv, &rc->violation))
+            sim_request_stop(sim);
+    }
     if (rc->opt->stop && *rc->opt->stop)
         sim_request_stop(sim);
     if (rc->opt->max_wall_s > 0 &&
@@ -99,7 +116,12 @@ RunResult *run_scenario(const ScenarioConf *conf, const RunOptions *opt, GError 
     world_start(rc.world);
     if (opt->progress)
         rc.progress = progress_new(conf->variant ? conf->variant : "base");
-    sim_set_hook(rc.sim, run_hook, &rc, RUN_HOOK_EVERY);
+    rc.inv = invariants_new(rc.world, rc.sim);
+    rc.check_every = opt->check_every ? opt->check_every : RUN_DEFAULT_CHECK_EVERY;
+    if (opt->setup)
+        opt->setup(rc.world, rc.sim, opt->setup_ctx);
+    sim_set_hook(rc.sim, run_hook, &rc,
+                 rc.check_every ? MIN(RUN_HOOK_EVERY, rc.check_every) : RUN_HOOK_EVERY);
 
     rc.wall_start_us = g_get_monotonic_time();
     SimRunStatus st = sim_run_until(rc.sim, conf->duration_ns);
@@ -110,6 +132,16 @@ RunResult *run_scenario(const ScenarioConf *conf, const RunOptions *opt, GError 
         series_sample(series, sim_now(rc.sim));
     sim_cancel(rc.sim, &rc.warmup_ev);
     series_stop(series);
+    if (!rc.violation)
+        invariants_check(rc.inv, &rc.violation);
+    invariants_free(rc.inv);
+    if (rc.violation) {
+        g_propagate_error(error, rc.violation);
+        series_free(series);
+        world_free(rc.world);
+        sim_free(rc.sim);
+        return NULL;
+    }
 
     RunResult *r = run_result_new();
     fill_result(&rc, r, series, wall_s, st == SIM_RUN_STOPPED || st == SIM_RUN_LIMIT);
