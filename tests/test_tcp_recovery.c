@@ -242,6 +242,52 @@ static void test_rack_reo_timer(void)
     g_assert_cmpuint(retrans, ==, 0);
 }
 
+/* Without SACK (NewReno): five 1-MSS skbs at 0, the first lost, the other four reach the
+ * receiver at 10 ms and each draws an immediate duplicate ACK (out-of-order data). The first
+ * also carries the receiver's first scaled window (65536 > the 65535 of the handshake): a
+ * window update (tcp_may_update_window), not a duplicate. The other three count as "sacked"
+ * (tcp_add_reno_sack): after two, Disorder; the third makes sacked_out 3 = reordering -> the
+ * head is marked lost, Recovery: ssthresh 10 * 717 / 1024 = 7; PRR: in flight 5 - (3 + 1) = 1,
+ * sndcnt = max(1 - 0, 1) = 1 -> cwnd 2, and the head is resent (TCPFastRetrans 1). The resent
+ * head fills the hole: the cumulative ACK ends recovery without undo (it echoes the
+ * retransmission's TSval) -> cwnd = ssthresh 7. */
+static void test_newreno_fast_retransmit(void)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++)
+        tb->conf[i].tcp.sack = false;
+    th_connect(tb, 1500);
+    for (int i = 0; i < 5; i++)
+        th_write(tb->a, 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 5);
+    th_drop(tb, 0);
+    th_run_to(tb, 10 * SIM_MS);
+    while (th_deliver(tb, 0))
+        ;
+    g_assert_cmpuint(th_pending(tb, 1), ==, 4);
+    th_run_to(tb, 20 * SIM_MS);
+    for (int i = 0; i < 3; i++)
+        th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->sacked_out, ==, 2);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Disorder);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+    g_assert_cmpuint(tb->a->snd_ssthresh, ==, 7);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 2);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 1);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    Skb *rtx = th_take(tb, 0);
+    g_assert_cmpuint(rtx->seq, ==, 1);
+    th_deliver_skb(tb, 0, rtx);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 5 * 1448);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 7);
+    g_assert_cmpuint(tb->a->sacked_out, ==, 0);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -250,5 +296,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/dsack-undo", test_dsack_undo);
     g_test_add_func("/tcp/recovery/frto-spurious-rto", test_frto_spurious_rto);
     g_test_add_func("/tcp/recovery/rack-reo-timer", test_rack_reo_timer);
+    g_test_add_func("/tcp/recovery/newreno-fast-retransmit", test_newreno_fast_retransmit);
     return g_test_run();
 }

@@ -1,0 +1,91 @@
+/* test_tcp_tsq.c - TCP Small Queues (notes F.4, host notes E.3): bytes below TCP limited to
+ * max(2 x truesize, pacing_rate >> 10), at most tcp_limit_output_bytes; a TX completion of a
+ * throttled socket runs the TSQ handler that resumes transmission. */
+#include "models/netdev.h"
+#include "tcp_harness.h"
+
+/* The device holds every skb until the test completes it (no TX completion yet). */
+static void hold_output(void *ctx, Skb *skb, Cpu *cpu)
+{
+    TcpBench *tb = ctx;
+    (void)cpu;
+    skb_queue_tail(&tb->out[0], skb);
+}
+
+/* TX completion as the device does it: uncharge, then the socket's destructor hook. */
+static void complete(TcpBench *tb, Skb *skb)
+{
+    Sock *sk = skb->sk;
+    sk->wmem_alloc -= skb->truesize;
+    skb->sk = NULL;
+    sock_wfree(sk, skb, NULL);
+    skb_free(tb->host[0].pool, skb);
+}
+
+/* limit_output_bytes 20000, cwnd 100 and a 4 MiB peer window (white-box), MSS 1448, no RTT
+ * yet: no pacing rate, so the rate term is unlimited and limit = min(.., 20000) = 20000.
+ * size_goal = 64 KB / 1448 = 45 MSS (half the window no longer binds), truesize 1280 + 65160
+ * = 66440. 100 MSS = skbs of 45, 45, 10 (cwnd quota per skb: min(cwnd/2, cwnd - in flight)):
+ *  - skb 1: wmem_alloc 0 <= 20000 -> sent;
+ *  - skb 2: 66440 > 20000 but the retransmit queue holds one skb -> sent (never throttle
+ *    then); 132880 in the device;
+ *  - skb 3: 132880 > 20000, two skbs out -> TSQ_THROTTLED, stop.
+ * Completing skb 1 (66440 left > 20000) re-runs tcp_write_xmit, which throttles again;
+ * completing skb 2 (0 left) lets skb 3 go. */
+static void test_tsq_throttle_and_resume(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.limit_output_bytes = 20000;
+    th_connect(tb, 1500);
+    tcp_set_xmit_hook(tb->a, hold_output, tb);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_write(tb->a, 100 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    g_assert_cmpuint(tcp_sk(tb->a)->wmem_alloc, ==, 132880);
+    g_assert_true(tb->a->tsq_flags & TSQF_THROTTLED);
+    g_assert_cmpuint(tb->a->write_queue.qlen, ==, 1);
+    complete(tb, th_take(tb, 0));
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    g_assert_true(tb->a->tsq_flags & TSQF_THROTTLED);
+    complete(tb, th_take(tb, 0));
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    Skb *third = th_take(tb, 0);
+    g_assert_cmpuint(third->seq, ==, 1 + 90 * 1448);
+    g_assert_cmpuint(third->len, ==, 10 * 1448);
+    complete(tb, third);
+    g_assert_cmpuint(tb->a->write_queue.qlen, ==, 0);
+    g_assert_false(tb->a->tsq_flags & TSQF_THROTTLED);
+    th_free(tb);
+}
+
+/* While the owner holds the socket the TSQ handler only sets TCP_TSQ_DEFERRED; tcp_release_cb
+ * then transmits. */
+static void test_tsq_deferred_while_owned(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.limit_output_bytes = 20000;
+    th_connect(tb, 1500);
+    tcp_set_xmit_hook(tb->a, hold_output, tb);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_write(tb->a, 100 * 1448);
+    tcp_sk(tb->a)->owned = true;
+    complete(tb, th_take(tb, 0));
+    complete(tb, th_take(tb, 0));
+    g_assert_cmpuint(th_pending(tb, 0), ==, 0);
+    g_assert_true(tb->a->tsq_flags & TCPF_TSQ_DEFERRED);
+    tcp_sk(tb->a)->ops->release_cb(tcp_sk(tb->a), NULL);
+    tcp_sk(tb->a)->owned = false;
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    complete(tb, th_take(tb, 0));
+    th_free(tb);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/tsq/throttle-resume", test_tsq_throttle_and_resume);
+    g_test_add_func("/tcp/tsq/deferred-owned", test_tsq_deferred_while_owned);
+    return g_test_run();
+}
