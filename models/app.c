@@ -3,7 +3,10 @@
  * Each thread is a small state machine over resumable system calls: its step function calls
  * tcp_sendmsg_step / tcp_recvmsg_step until they finish, then returns to user space (where
  * the scheduler may switch it out) and starts the next call. The stream reader asks for up to
- * its socket's rcvbuf per read, like netserver whose default receive size is the socket buffer.
+ * recv_size bytes per read: netserver's default receive size is lsr_size, the SO_RCVBUF it
+ * read with getsockopt() when it set the socket up (netperf nettest_bsd.c recv_tcp_stream and
+ * nettest_omni.c: "if (recv_size == 0) recv_size = lsr_size"), i.e. the initial sk_rcvbuf
+ * (tcp_rmem[1], 128 KiB since 4.20); it keeps that size while autotuning grows sk_rcvbuf.
  */
 #include "models/app.h"
 
@@ -19,6 +22,7 @@ typedef struct AppThread {
     AppRole role;
     AppPhase phase;
     TcpCall call;
+    uint64_t recv_size; /* stream reader: bytes asked per recv() (netserver's lsr_size) */
     bool sending;       /* rr: in the send half of the transaction */
 } AppThread;
 
@@ -38,7 +42,7 @@ static void begin_call(AppThread *th)
         tcp_call_init(&th->call, wc->write_size, 0);
         break;
     case APP_STREAM_RECV:
-        tcp_call_init(&th->call, tcp_sk(th->tp)->rcvbuf, 1);
+        tcp_call_init(&th->call, th->recv_size, 1);
         break;
     case APP_RR_CLIENT:
         tcp_call_init(&th->call, th->sending ? wc->request_size : wc->response_size,
@@ -111,6 +115,7 @@ static void thread_init(AppThread *th, App *a, AppRole role, Host *h, TcpSock *t
     th->role = role;
     th->tp = tp;
     th->sending = role == APP_RR_CLIENT;
+    th->recv_size = tcp_sk(tp)->rcvbuf; /* getsockopt(SO_RCVBUF) at set-up: lsr_size */
     task_init(&th->task, h, name, thread_step, th, cpus);
     th->phase = PH_USER;
 }
@@ -143,6 +148,11 @@ void app_reset(App *a)
 {
     a->delivered_base = a->delivered;
     a->transactions_base = a->transactions;
+}
+
+uint64_t app_recv_size(const App *a)
+{
+    return a->server.recv_size;
 }
 
 AppStats app_stats(const App *a)

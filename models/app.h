@@ -29,5 +29,8 @@ typedef struct AppStats {
     uint64_t transactions;     /* completed request/response pairs since the reset */
 } AppStats;
 AppStats app_stats(const App *a);
+/* The stream reader's recv() size: its socket's sk_rcvbuf when the App was made (netserver's
+ * lsr_size), not the autotuned value. */
+uint64_t app_recv_size(const App *a);
 
 #endif
