@@ -70,6 +70,7 @@ typedef struct CliRunArgs {
     gboolean quiet;
     gint64 max_events;
     double max_wall;
+    char *max_memory;  /* --max-memory SIZE */
 } CliRunArgs;
 
 void cli_run_args_clear(CliRunArgs *a);
@@ -82,6 +83,10 @@ gboolean cli_parse_run_args(const char *cmd, const char *summary, const char *de
 gboolean cli_run_args_check(const CliRunArgs *a, const char *cmd);
 /* The user's sets, then seed=N and duration=T when given (a new NULL-terminated vector). */
 GStrv cli_run_args_sets(const CliRunArgs *a);
+/* Refuse (print why, return FALSE) when a resolved variant's memory estimate exceeds
+ * --max-memory (max_memory, may be NULL: 75 % of physical RAM); cli_memory.c. */
+gboolean cli_check_memory(const Scenario *s, const GPtrArray *confs, const char *max_memory,
+                          const char *cmd);
 /* DIR of --out, or out/<scenario name>. */
 char *cli_out_dir(const CliRunArgs *a, const Scenario *s);
 

@@ -137,6 +137,7 @@ void cli_run_args_clear(CliRunArgs *a)
     g_free(a->duration);
     g_strfreev(a->sets);
     g_free(a->out);
+    g_free(a->max_memory);
     memset(a, 0, sizeof *a);
 }
 

@@ -159,7 +159,8 @@ static int compare_scenario(const Scenario *s, CliRunArgs *a)
     g_autoptr(GPtrArray) variants = cli_variant_list(s, NULL);
     g_auto(GStrv) sets = cli_run_args_sets(a);
     g_autoptr(GPtrArray) confs = cli_resolve_all(s, variants, (const char *const *)sets);
-    if (!confs || !check_expects(s, variants, confs))
+    if (!confs || !check_expects(s, variants, confs) ||
+        !cli_check_memory(s, confs, a->max_memory, "compare"))
         return CLI_EXIT_USAGE;
     g_autofree char *dir = cli_out_dir(a, s);
     g_autoptr(GPtrArray) results =

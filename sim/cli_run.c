@@ -45,6 +45,8 @@ static void add_run_entries(GOptionContext *ctx, CliRunArgs *a, gboolean with_va
           "Stop each run after N events (0: no limit)", "N" },
         { "max-wall", 0, 0, G_OPTION_ARG_DOUBLE, &a->max_wall,
           "Stop each run after SECONDS of wall time (0: no limit)", "SECONDS" },
+        { "max-memory", 0, 0, G_OPTION_ARG_STRING, &a->max_memory,
+          "Refuse a scenario estimated to need more (default: 75% of RAM), e.g. 8GiB", "SIZE" },
         { NULL },
     };
     if (with_variant)
@@ -95,7 +97,7 @@ int cli_run(int argc, char **argv)
     g_auto(GStrv) sets = cli_run_args_sets(&a);
     g_autoptr(GPtrArray) confs =
         variants ? cli_resolve_all(s, variants, (const char *const *)sets) : NULL;
-    if (!confs)
+    if (!confs || !cli_check_memory(s, confs, a.max_memory, "run"))
         return CLI_EXIT_USAGE;
     cli_install_signal_handlers();
     return run_all(s, confs, &a);

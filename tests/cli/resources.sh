@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Resource guards: --max-events stops each run after exactly N events (outputs written, marked
+# interrupted, exit 0 with a note on stderr); --max-wall stops a run that would take hours (only
+# that it stopped is asserted, never how long it took); a scenario whose memory estimate exceeds
+# --max-memory or 75 % of RAM is refused before anything runs (exit 2, the exact message).
+source "$(dirname "$0")/common.bash"
+
+f=scenarios/example.yaml
+expect_status 0 "$SKSIM_BIN" run "$f" --variant after --max-events 1000 --out "$TMP/ev" --quiet
+expect_grep '^after: stopped early by --max-events or --max-wall$' "$TMP/err"
+expect_grep '^  "interrupted": true,$' "$TMP/ev/after/metrics.json"
+expect_grep '^    "events": 1000,$' "$TMP/ev/after/metrics.json"
+
+expect_status 0 "$SKSIM_BIN" run "$f" --variant after --duration 100000s --max-wall 0.2 \
+  --out "$TMP/wall" --quiet
+expect_grep '^after: stopped early by --max-events or --max-wall$' "$TMP/err"
+expect_grep '^  "interrupted": true,$' "$TMP/wall/after/metrics.json"
+
+# memory: refused before the first run (no output directory), for run and compare
+expect_status 2 "$SKSIM_BIN" run "$f" --max-memory 1MiB --out "$TMP/mem" --quiet
+expect_grep "^scenarios/example.yaml: scenario would need ~0\.0[0-9]+ GiB of memory \(limit 0\.000977 GiB\); reduce flows or buffers, or raise --max-memory$" "$TMP/err"
+[ ! -e "$TMP/mem" ] || fail "a refused scenario wrote $TMP/mem"
+expect_status 2 "$SKSIM_BIN" compare "$f" --max-memory 1MiB --out "$TMP/mem" --quiet
+expect_grep 'scenario would need ~.* GiB of memory \(limit 0\.000977 GiB\)' "$TMP/err"
+# the default limit (75 % of RAM): 10000 flows with 1 GiB receive buffers need terabytes
+expect_status 2 "$SKSIM_BIN" run "$f" --set workloads.bulk.flows=10000 \
+  --set hosts.server.tcp.rcvbuf_max=1GiB --out "$TMP/mem" --quiet
+expect_grep '^scenarios/example.yaml: scenario would need ~[0-9.e+]+ GiB of memory \(limit [0-9.e+]+ GiB\); reduce flows or buffers, or raise --max-memory$' "$TMP/err"
+# raising the limit lets it through the check (then --max-events keeps the run short)
+expect_status 0 "$SKSIM_BIN" run "$f" --variant after --max-memory 1GiB --max-events 10 --out "$TMP/ok" --quiet
+expect_status 2 "$SKSIM_BIN" run "$f" --max-memory lots --quiet
+expect_grep "^sksim run: --max-memory 'lots': " "$TMP/err"
+echo ok
