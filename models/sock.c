@@ -11,7 +11,9 @@
  *     step (sk->ops->backlog_rcv + COST_BACKLOG_EXTRA); after an skb that is not the last of its
  *     batch, count it and call cond_resched() when the count reaches a multiple of
  *     stack.release_sock.resched_every (ONE count for the whole drain, across batches; E2025
- *     semantics, and resched_every = 1 means after every skb except a batch's last); take what
+ *     semantics); resched_every = 1 is the loop before 16c610162d1f, do { sk_backlog_rcv();
+ *     cond_resched(); } while (skb), which calls it after every skb, a batch's last included
+ *     (notes A.5, 4.7-6.17); take what
  *     arrived meanwhile as the next batch; backlog_len goes back to 0 only when the backlog is
  *     found empty, which ends the drain. The owner keeps the socket while it is descheduled.
  *   release_sock: drain, release_cb (tcp_release_cb), drop ownership, wake the lock waiter.
@@ -26,9 +28,7 @@
  *   (even above the limit), else drop when backlog_len + rmem_alloc > limit (the incoming skb's
  *   own truesize is not counted, 3.3+), else append.
  *
- * Not modelled: the E2009-E2016 drain with bottom halves disabled (cond_resched_softirq), and the
- * pre-2025 cond_resched after the last skb of each batch (resched_every = 1 stands for the
- * per-skb policy of 4.7-6.17 minus that one call per batch).
+ * Not modelled: the E2009-E2016 drain with bottom halves disabled (cond_resched_softirq).
  */
 #include "models/sock.h"
 
@@ -236,7 +236,9 @@ static void drain_one(Sock *sk, Task *t)
     bool last_of_batch = sk->drain_batch == NULL;
     sk->ops->backlog_rcv(sk, skb, t->cpu);
     cpu_charge(t->cpu, host_cost(sk->host, COST_BACKLOG_EXTRA));
-    if (!last_of_batch)
+    /* 2025 loop: no cond_resched() after a batch's last skb; the loop before it (every = 1)
+     * had one after every skb, so a one-skb drain yielded too (net/core/sock.c, notes A.5). */
+    if (!last_of_batch || sk->host->stack->release_sock_resched_every == 1)
         drain_resched_point(sk, t);
 }
 

@@ -83,8 +83,9 @@ static const ConfKey table[] = {
     /* ---- stack: the policies the seed patches change ---- */
     STACK("release_sock.resched_every", CONF_T_U32, release_sock_resched_every, "16", "1",
           "65536",
-          "`__release_sock()` calls `cond_resched()` after every Nth backlog skb: 16 since the 2025 "
-          "patch (6.18+), 1 before it."),
+          "`__release_sock()` calls `cond_resched()` after every Nth backlog skb, never after a "
+          "batch's last: 16 since the 2025 patch (6.18+); 1 = the loop before it, after every "
+          "skb including a batch's last."),
     STACK("sendmsg.flush_backlog_every", CONF_T_U32, sendmsg_flush_backlog_every, "16", "0",
           "65536",
           "tcp_sendmsg_locked() runs sk_flush_backlog() once per N new skbs: 16 since 5.4, 1 in "

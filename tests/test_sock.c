@@ -352,21 +352,22 @@ static void drain_rig_free(DrainRig *r)
     g_free(r);
 }
 
-/* Voluntary, resched_every 1, one batch of 40: cond_resched after skbs 1..39 (not after the
- * batch's last): 39 calls, 39 yields; plus lock_sock's might_sleep() yield (need_resched was
- * set by the wake-up in phase 0): 40 yields in all. The napper ran at the start, then after 0
- * (lock_sock), 1, 2, ..., 39 processed skbs, and once more when the owner went to sleep after
- * the drain (skb 40 woke it): 42 runs. backlog_len stays 40 * 2304 for the whole drain. */
+/* Voluntary, resched_every 1 (the loop before 16c610162d1f), one batch of 40: cond_resched
+ * after every skb, the batch's last included: 40 calls, 40 yields; plus lock_sock's
+ * might_sleep() yield (need_resched was set by the wake-up in phase 0): 41 yields in all. The
+ * napper ran at the start, then after 0 (lock_sock), 1, 2, ..., 40 processed skbs (skb 40 woke
+ * it, and the owner yielded after it with the socket still owned): 42 runs; nothing wakes it
+ * when the owner then releases and sleeps. backlog_len stays 40 * 2304 for the whole drain. */
 static void test_drain_every_1(void)
 {
     DrainRig *r = drain_rig(PREEMPT_VOLUNTARY, 1, 40, 0);
-    g_assert_cmpuint(r->fs.sk.drain_resched_calls, ==, 39);
-    g_assert_cmpuint(r->fs.sk.drain_yields, ==, 39);
-    g_assert_cmpuint(r->owner.t.nr_yields, ==, 40);
+    g_assert_cmpuint(r->fs.sk.drain_resched_calls, ==, 40);
+    g_assert_cmpuint(r->fs.sk.drain_yields, ==, 40);
+    g_assert_cmpuint(r->owner.t.nr_yields, ==, 41);
     g_assert_cmpint(r->napper.runs, ==, 42);
     g_assert_cmpint(r->napper.seen[41], ==, 40);
     g_assert_cmpint(r->napper.seen[1], ==, 0);
-    for (int k = 1; k <= 39; k++)
+    for (int k = 1; k <= 40; k++)
         g_assert_cmpint(r->napper.seen[1 + k], ==, k);
     for (int i = 0; i < 40; i++)
         g_assert_cmpuint(r->fs.len_seen[i], ==, 40 * 2304);
@@ -401,24 +402,39 @@ static void test_drain_counter_spans_batches(void)
     drain_rig_free(r);
 }
 
+/* A one-skb drain: the loop before 16c610162d1f yields after it with the socket owned (the skb
+ * woke the napper: need_resched), the 2025 loop never calls cond_resched() for it. */
+static void test_drain_one_skb(void)
+{
+    DrainRig *r = drain_rig(PREEMPT_VOLUNTARY, 1, 1, 0);
+    g_assert_cmpuint(r->fs.sk.drain_resched_calls, ==, 1);
+    g_assert_cmpuint(r->fs.sk.drain_yields, ==, 1);
+    g_assert_cmpint(r->napper.seen[2], ==, 1);
+    drain_rig_free(r);
+    r = drain_rig(PREEMPT_VOLUNTARY, 16, 1, 0);
+    g_assert_cmpuint(r->fs.sk.drain_resched_calls, ==, 0);
+    g_assert_cmpuint(r->fs.sk.drain_yields, ==, 0);
+    drain_rig_free(r);
+}
+
 /* The same 40-skb drain (resched_every 1) under the three preemption models:
- *   none      - lock_sock's might_sleep() is no preemption point: 39 yields (the drain's);
- *   voluntary - 40 yields (above);
- *   full      - cond_resched is a no-op (39 calls, 0 yields); the owner is preempted at the
+ *   none      - lock_sock's might_sleep() is no preemption point: 40 yields (the drain's);
+ *   voluntary - 41 yields (above);
+ *   full      - cond_resched is a no-op (40 calls, 0 yields); the owner is preempted at the
  *               end of the phase-0 step and after every skb (each wakes the napper): 41. */
 static void test_drain_preempt_models(void)
 {
     DrainRig *r = drain_rig(PREEMPT_NONE, 1, 40, 0);
-    g_assert_cmpuint(r->owner.t.nr_yields, ==, 39);
+    g_assert_cmpuint(r->owner.t.nr_yields, ==, 40);
     g_assert_cmpuint(r->owner.t.nr_preempted, ==, 0);
     drain_rig_free(r);
     r = drain_rig(PREEMPT_VOLUNTARY, 1, 40, 0);
-    g_assert_cmpuint(r->owner.t.nr_yields, ==, 40);
+    g_assert_cmpuint(r->owner.t.nr_yields, ==, 41);
     g_assert_cmpuint(r->owner.t.nr_preempted, ==, 0);
     drain_rig_free(r);
     r = drain_rig(PREEMPT_FULL, 1, 40, 0);
     g_assert_cmpuint(r->owner.t.nr_yields, ==, 0);
-    g_assert_cmpuint(r->fs.sk.drain_resched_calls, ==, 39);
+    g_assert_cmpuint(r->fs.sk.drain_resched_calls, ==, 40);
     g_assert_cmpuint(r->fs.sk.drain_yields, ==, 0);
     g_assert_cmpuint(r->owner.t.nr_preempted, ==, 41);
     drain_rig_free(r);
@@ -798,6 +814,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sock/coalesce/acks", test_coalesce);
     g_test_add_func("/sock/coalesce/data", test_coalesce_data);
     g_test_add_func("/sock/drain/every-1", test_drain_every_1);
+    g_test_add_func("/sock/drain/one-skb", test_drain_one_skb);
     g_test_add_func("/sock/drain/every-16", test_drain_every_16);
     g_test_add_func("/sock/drain/counter-spans-batches", test_drain_counter_spans_batches);
     g_test_add_func("/sock/drain/preempt-models", test_drain_preempt_models);
