@@ -82,6 +82,14 @@ bench_job() {
     "$b"
   done
   [ "$found" -eq 1 ] || echo "run.sh: no benchmarks built" >&2
+  # Whole-model speed (issues 3 and 4): events per second and simulated seconds per wall second.
+  for b in tests/bench/*.yaml; do
+    [ -f "$b" ] || continue
+    echo "== $b"
+    ./build/sksim run "$b" --quiet --out "build/bench-out/$(basename "$b" .yaml)"
+    ./build/sksim run "$b" --quiet --out "build/bench-out/$(basename "$b" .yaml)" >/dev/null
+    grep -A3 '"sim"' "build/bench-out/$(basename "$b" .yaml)/base/metrics.json"
+  done
 }
 
 case "${1:-}" in
