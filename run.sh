@@ -87,7 +87,6 @@ bench_job() {
     [ -f "$b" ] || continue
     echo "== $b"
     ./build/sksim run "$b" --quiet --out "build/bench-out/$(basename "$b" .yaml)"
-    ./build/sksim run "$b" --quiet --out "build/bench-out/$(basename "$b" .yaml)" >/dev/null
     grep -A3 '"sim"' "build/bench-out/$(basename "$b" .yaml)/base/metrics.json"
   done
 }
