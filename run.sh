@@ -3,8 +3,11 @@
 #
 #   ./run.sh          build (Release, build/), compare the scenarios below into out/<name>/
 #                     and write out/report.md; exits 1 if an expect check failed
-#   ./run.sh test     build, run every test, then again under ASan+UBSan (build-asan/)
+#   ./run.sh test     build, run every test, a valgrind memcheck of one short compare (when
+#                     valgrind is installed), then every test again under ASan+UBSan (build-asan/)
 #   ./run.sh bench    build and run every benchmark (build/tests/bench_*)
+#   ./run.sh fuzz [SECONDS]  build the libFuzzer targets with clang (build-fuzz/) and run each
+#                     for SECONDS (default 60); crashing inputs go to tests/fuzz/crashes/
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -17,10 +20,11 @@ DEPS=(gcc cmake pkg-config libglib2.0-dev libyaml-dev gnuplot-nox libpcap-dev)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 
 usage() {
-  echo "usage: ./run.sh [test|bench]" >&2
+  echo "usage: ./run.sh [test|bench|fuzz [SECONDS]]" >&2
   echo "  (none)  build, compare ${SCENARIOS[*]} and write out/report.md" >&2
   echo "  test    build and run the tests, plain and under sanitizers" >&2
   echo "  bench   build and run the benchmarks" >&2
+  echo "  fuzz    build the fuzz targets with clang and run each for SECONDS (default 60)" >&2
 }
 
 ensure_deps() {
@@ -67,8 +71,25 @@ main_job() {
   return "$status"
 }
 
+# valgrind memcheck over one short compare (run, outputs, report, figures): no error and no
+# definite leak, or the test job fails. Skipped (with a note) when valgrind is not installed.
+valgrind_job() {
+  if ! command -v valgrind >/dev/null; then
+    echo "run.sh: valgrind not installed; memcheck skipped" >&2
+    return 0
+  fi
+  local out
+  out="$(mktemp -d)"
+  echo "run.sh: valgrind memcheck of sksim compare scenarios/example.yaml --duration 120ms"
+  valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+    ./build/sksim compare scenarios/example.yaml --duration 120ms --out "$out" --quiet >/dev/null
+  rm -rf "$out"
+  echo "run.sh: valgrind: no errors, no definite leaks"
+}
+
 test_job() {
   ctest --test-dir build --output-on-failure -j2
+  valgrind_job
   build build-asan -DSKSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
   ctest --test-dir build-asan --output-on-failure -j2
 }
@@ -91,13 +112,35 @@ bench_job() {
   done
 }
 
+# Fuzzing needs clang (libFuzzer); installed here only when fuzzing is asked for.
+fuzz_job() {
+  local secs="${1:-60}"
+  [[ "$secs" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh fuzz: SECONDS must be a positive integer" >&2; exit 2; }
+  if ! command -v clang >/dev/null; then
+    if [ "$(id -u)" -eq 0 ]; then
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang
+    else
+      echo "run.sh: fuzzing needs clang: sudo apt-get install -y clang" >&2
+      exit 2
+    fi
+  fi
+  cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DSKSIM_FUZZ=ON -DCMAKE_BUILD_TYPE=Release
+  cmake --build build-fuzz -j"$(nproc)" --target fuzz_scenario fuzz_set
+  tests/fuzz/run-fuzz.sh build-fuzz "$secs"
+}
+
 case "${1:-}" in
-  "" | test | bench) ;;
+  "" | test | bench) [ $# -le 1 ] || { usage; exit 2; } ;;
+  fuzz) [ $# -le 2 ] || { usage; exit 2; } ;;
   *) usage; exit 2 ;;
 esac
-[ $# -le 1 ] || { usage; exit 2; }
 
 ensure_deps
+if [ "${1:-}" = fuzz ]; then
+  fuzz_job "${2:-}"
+  exit
+fi
 build build -DCMAKE_BUILD_TYPE=Release
 case "${1:-}" in
   "") main_job ;;
