@@ -395,7 +395,9 @@ static void tcp_recvmsg_wait(TcpSock *tp, Task *t, TcpCall *c)
     if (!release_sock_step(&tp->sk, t))
         return;
     c->phase = RCV_WAIT_LOCK;
-    if (tp->rcv_nxt == tp->copied_seq && !tp->prequeue.head) {
+    /* A drain that copied straight to the reader (tcp_copy_to_iovec, <= 4.13) set it
+     * TASK_RUNNING: sk_wait_data's schedule_timeout returns at once (c->done moved). */
+    if (tp->rcv_nxt == tp->copied_seq && !tp->prequeue.head && c->done < c->target) {
         tp->rcv_waiter = t;
         task_sleep(t);
     }
@@ -407,6 +409,7 @@ static bool tcp_recvmsg_end(TcpSock *tp, Task *t, TcpCall *c)
         tcp_rcv_space_adjust(tp);
         tcp_cleanup_rbuf(tp, c->done, t->cpu);
         tp->ucopy_task = NULL;
+        tp->ucopy_call = NULL;
         c->phase = RCV_DONE;
     }
     return release_sock_step(&tp->sk, t);
@@ -420,6 +423,7 @@ bool tcp_recvmsg_step(TcpSock *tp, Task *t, TcpCall *c)
         if (lock_sock_step(&tp->sk, t)) {
             c->phase = RCV_COPY;
             tp->ucopy_task = t; /* a reader is in recvmsg: prequeue may be used while it sleeps */
+            tp->ucopy_call = c;
         }
         return false;
     case RCV_COPY:

@@ -444,18 +444,46 @@ static void tcp_rcv_fast_ack(TcpSock *tp, Skb *skb, Cpu *cpu)
     tcp_data_snd_check(tp, cpu);
 }
 
+/* tcp_copy_to_iovec (2.6.x-4.13, removed with the prequeue by e7942d0633c4): a predicted segment
+ * processed by the reader itself - from its prequeue or its backlog, while it owns the socket
+ * inside recvmsg with ucopy installed and everything before it already read - is copied
+ * straight into the user buffer when it fits (len <= ucopy.len) instead of being queued
+ * (TCPHPHitsToUser). copied_seq follows rcv_nxt and the receive queue stays empty, so the
+ * window keeps its right edge and the 2-MSS rule of __tcp_ack_snd_check can fire: this is the
+ * 2012 receiver's "one ACK every two MSS" (kernel-host-mechanics.md A.3 prequeue, D.3; seed 004).
+ * Without it, any unread data shrinks __tcp_select_window() below rcv_wnd and only
+ * tcp_cleanup_rbuf() ACKs, once per read. Returns true when the skb was eaten. */
+static bool tcp_copy_to_ucopy(TcpSock *tp, const Skb *skb, Cpu *cpu)
+{
+    TcpCall *c = tp->ucopy_call;
+    if (!tcp_stack(tp)->prequeue_enabled || !c || !tp->ucopy_task ||
+        !sock_owned_by_user(&tp->sk) || tp->sk.owner != tp->ucopy_task ||
+        tp->copied_seq != tp->rcv_nxt || skb->len > c->len - c->done)
+        return false;
+    c->done += skb->len;
+    tp->bytes_received += skb->len;
+    tp->copied_seq = skb->end_seq;
+    tp->rcv_nxt = skb->end_seq;
+    cpu_charge(cpu, (sim_time_t)((uint64_t)skb->len * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB) / 1024u));
+    return true;
+}
+
 static void tcp_rcv_fast_data(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     if (tp->rcv_nxt == tp->rcv_wup)
         tp->ts_recent = tp->rcv_tsval;
     tcp_rcv_rtt_measure_ts(tp, skb);
-    tcp_queue_rcv(tp, skb);
+    bool eaten = tcp_copy_to_ucopy(tp, skb, cpu);
+    if (!eaten)
+        tcp_queue_rcv(tp, skb);
     tcp_event_data_recv(tp, skb);
     if (skb->ack_seq != tp->snd_una) {
         tcp_ack(tp, skb, FLAG_DATA, cpu);
         tcp_data_snd_check(tp, cpu);
         if (!inet_csk_ack_scheduled(tp)) {
             tcp_data_ready(tp, cpu);
+            if (eaten)
+                skb_free(tcp_host(tp)->pool, skb);
             return;
         }
     } else {
@@ -463,6 +491,8 @@ static void tcp_rcv_fast_data(TcpSock *tp, Skb *skb, Cpu *cpu)
     }
     __tcp_ack_snd_check(tp, false, cpu);
     tcp_data_ready(tp, cpu);
+    if (eaten)
+        skb_free(tcp_host(tp)->pool, skb);
 }
 
 /* tcp_sequence: the segment overlaps the receive window. */

@@ -198,6 +198,7 @@ struct TcpSock {
     SkbQueue prequeue;
     uint64_t ucopy_memory;
     Task *ucopy_task;
+    TcpCall *ucopy_call;           /* its recvmsg call: tp->ucopy.len = len - done (A.12) */
     /* process-side waiters */
     Task *rcv_waiter, *snd_waiter;
     bool sock_nospace, queue_shrunk;

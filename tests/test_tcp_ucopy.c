@@ -1,0 +1,156 @@
+/* test_tcp_ucopy.c - the reader's direct copy (tcp_copy_to_iovec, 2.6-4.13) and what it does to
+ * the receiver's 2-MSS ACK rule (notes H.A.3 prequeue, H.D.3, T.A.6; seed 004).
+ *
+ * Bench: MTU 1500 (advmss 1460, mss 1448 with timestamps), rcvbuf 131072 -> window_clamp =
+ * tcp_win_from_space(131072) = 65536, rcv_wscale 7 (rcvbuf_max 6 MiB), 2012 stack (no ACK
+ * deferral). A data skb as captured from a is a clone of its write-queue skb: truesize =
+ * truesize_tx_skb(1448) = 1280 + 1448 = 2728.
+ * Warm-up: one 1448-byte segment reaches b unowned; the first data gives a quick-ACK budget, so
+ * b ACKs at once; at that moment rmem = 2728, so the window it advertises is
+ * win(131072 - 2728) = 65536 - 1364 = 64172, rounded up to the 128-byte unit: 64256 = rcv_wnd.
+ * The reader reads it (rmem 0). Then quick = 0 and rcv_ssthresh = window_clamp = 65536, so no
+ * quick ACK and no window growth interferes (tcp_grow_window's room is 0 with rmem 0).
+ * Then b is owned by its reader, inside recvmsg (ucopy installed, 64 KiB wanted), and two more
+ * 1448-byte segments are processed in the owner's context (as its backlog drain does):
+ *   direct copy on: each is copied to the user (c.done 1448, 2896), copied_seq = rcv_nxt, the
+ *     receive queue stays empty. Segment 1: rcv_nxt - rcv_wup = 1448, not > rcv_mss 1448 ->
+ *     delayed ACK. Segment 2: 2896 > 1448 and nothing unread -> an immediate ACK of both.
+ *   direct copy off (prequeue era off, the model before this mechanism): both are queued,
+ *     rmem = 5456, free = win(131072 - 5456) = 62808 -> 62848 after rounding < rcv_wnd 64256:
+ *     the right edge would move back, so no ACK now (delayed); the reader's tcp_cleanup_rbuf
+ *     ACKs once it has read both (2896 > 1448).
+ */
+#include "tcp_harness.h"
+
+#define SEG 1448u
+
+static TcpBench *bench_after_warm_up(void)
+{
+    TcpBench *tb = th_new();
+    tb->stack.backlog_ack_defer = false; /* 2012 */
+    th_connect(tb, 1500);
+    th_write(tb->a, SEG);
+    th_deliver(tb, 0);
+    g_assert_cmpuint(tb->b->ack.rcv_mss, ==, SEG);
+    g_assert_cmpuint(tb->b->sk.rmem_alloc, ==, 2728u);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1); /* quick ACK */
+    g_assert_cmpuint(tb->b->rcv_wnd, ==, 64256u);
+    th_deliver(tb, 1);
+    th_read(tb->b);
+    g_assert_cmpuint(tb->b->sk.rmem_alloc, ==, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    tb->b->ack.quick = 0;
+    tb->b->rcv_ssthresh = tb->b->window_clamp;
+    g_assert_cmpuint(tb->b->window_clamp, ==, 65536u);
+    return tb;
+}
+
+/* b's reader owns the socket inside recvmsg; two segments are processed in its context. */
+static void two_segments_in_owner_context(TcpBench *tb, TcpCall *c, Task *reader)
+{
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    sk->owner = reader;
+    tb->b->ucopy_task = reader;
+    tb->b->ucopy_call = c;
+    for (int i = 0; i < 2; i++) {
+        th_write(tb->a, SEG);
+        Skb *skb = th_take(tb, 0);
+        g_assert_nonnull(skb);
+        g_assert_cmpuint(skb->len, ==, SEG);
+        sk->ops->backlog_rcv(sk, skb, NULL); /* what __release_sock does with it */
+        if (i == 0)
+            g_assert_cmpuint(th_pending(tb, 1), ==, 0); /* 1448 is not > rcv_mss */
+    }
+}
+
+static void release(TcpBench *tb)
+{
+    tb->b->ucopy_task = NULL;
+    tb->b->ucopy_call = NULL;
+    tcp_sk(tb->b)->owned = false;
+    tcp_sk(tb->b)->owner = NULL;
+}
+
+static void test_direct_copy_acks_every_second_segment(void)
+{
+    TcpBench *tb = bench_after_warm_up();
+    tb->stack.prequeue_enabled = true;
+    TcpCall c;
+    tcp_call_init(&c, 65536, 1);
+    Task reader = { 0 };
+    uint64_t start = tb->b->rcv_nxt;
+    two_segments_in_owner_context(tb, &c, &reader);
+    g_assert_cmpuint(c.done, ==, 2u * SEG);
+    g_assert_cmpuint(tb->b->copied_seq, ==, start + 2u * SEG);
+    g_assert_cmpuint(tb->b->rcv_nxt, ==, start + 2u * SEG);
+    g_assert_cmpuint(tb->b->rcv_queue.qlen, ==, 0);
+    g_assert_cmpuint(tb->b->sk.rmem_alloc, ==, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1); /* immediate ACK after the second */
+    Skb *ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, start + 2u * SEG);
+    g_assert_cmpuint(ack->len, ==, 0);
+    skb_free(tb->host[1].pool, ack);
+    release(tb);
+    th_free(tb);
+}
+
+static void test_queued_data_delays_the_ack_to_the_read(void)
+{
+    TcpBench *tb = bench_after_warm_up();
+    tb->stack.prequeue_enabled = false; /* 4.14+: no ucopy */
+    TcpCall c;
+    tcp_call_init(&c, 65536, 1);
+    Task reader = { 0 };
+    uint64_t start = tb->b->rcv_nxt;
+    two_segments_in_owner_context(tb, &c, &reader);
+    g_assert_cmpuint(c.done, ==, 0);
+    g_assert_cmpuint(tb->b->copied_seq, ==, start);
+    g_assert_cmpuint(tb->b->sk.rmem_alloc, ==, 2u * 2728u);
+    g_assert_cmpuint(__tcp_select_window(tb->b), ==, 62848u);
+    g_assert_cmpuint(tb->b->rcv_wnd, ==, 64256u);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0); /* delayed: the edge would move back */
+    g_assert_true(tb->b->ack.pending & ICSK_ACK_TIMER);
+    release(tb);
+    g_assert_cmpuint(th_read(tb->b), ==, 2u * SEG); /* tcp_cleanup_rbuf: 2896 > rcv_mss */
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    Skb *ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, start + 2u * SEG);
+    skb_free(tb->host[1].pool, ack);
+    th_free(tb);
+}
+
+/* A segment that does not fit the reader's remaining buffer is queued (len <= ucopy.len). */
+static void test_direct_copy_needs_room(void)
+{
+    TcpBench *tb = bench_after_warm_up();
+    tb->stack.prequeue_enabled = true;
+    TcpCall c;
+    tcp_call_init(&c, SEG - 1, 1);
+    Task reader = { 0 };
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    sk->owner = &reader;
+    tb->b->ucopy_task = &reader;
+    tb->b->ucopy_call = &c;
+    th_write(tb->a, SEG);
+    sk->ops->backlog_rcv(sk, th_take(tb, 0), NULL);
+    g_assert_cmpuint(c.done, ==, 0);
+    g_assert_cmpuint(tb->b->rcv_queue.qlen, ==, 1);
+    g_assert_cmpuint(tb->b->sk.rmem_alloc, ==, 2728u);
+    release(tb);
+    th_read(tb->b);
+    th_pump(tb);
+    th_free(tb);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/ucopy/direct-copy-acks-every-second-segment",
+                    test_direct_copy_acks_every_second_segment);
+    g_test_add_func("/tcp/ucopy/queued-data-delays-the-ack-to-the-read",
+                    test_queued_data_delays_the_ack_to_the_read);
+    g_test_add_func("/tcp/ucopy/direct-copy-needs-room", test_direct_copy_needs_room);
+    return g_test_run();
+}
