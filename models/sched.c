@@ -26,8 +26,14 @@
  *   RUN_TO_PARITY is modelled (default on since 6.6): once picked, curr keeps the CPU against
  *   woken tasks while it is eligible and has not reached the deadline it was picked with. It
  *   decides how often a wake-up sets need_resched in the middle of a backlog drain, which is the
- *   mechanism of seed 000. Not modelled: DELAY_DEQUEUE and PREEMPT_SHORT (6.12+), which only
- *   change behaviour for tasks with different slices or negative lag at sleep.
+ *   mechanism of seed 000. With equal slices this is also the 6.17+ rule: the RUN_TO_PARITY
+ *   rework (052c3d87c82e "Limit run to parity to the min slice of enqueued entities",
+ *   3a0baa8e6c57, 0b9ca2dcabc3 "Always trigger resched at the end of a protected period")
+ *   protects curr up to vprot = min(deadline, vruntime + the queue's minimum slice), which is
+ *   the deadline it was picked with when all slices are equal, and reschedules when that ends.
+ *   Not modelled: DELAY_DEQUEUE and PREEMPT_SHORT (6.12+), which only change behaviour for
+ *   tasks with different slices or negative lag at sleep (a delayed sleeper keeps its vruntime
+ *   and deadline, so it cannot preempt on wake-up and its request is not renewed).
  *
  * vruntimes are u64 compared through signed differences, as in the kernel, so placement below
  * min_vruntime near time zero wraps harmlessly.
