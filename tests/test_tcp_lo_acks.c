@@ -1,0 +1,92 @@
+/* test_tcp_lo_acks.c - which receiver rule ACKs a bulk flow over loopback (seed 001, notes
+ * H.E.5 item 3, H.D.3, T.A.2, T.A.6-A.7).
+ *
+ * Kernel facts used (tcp_input.c / tcp.c, read for this test): tcp_measure_rcv_mss learns
+ * rcv_mss = min(len, advmss) with len = gso_size, or skb->len for a one-segment skb; the
+ * immediate ACK of __tcp_ack_snd_check needs rcv_nxt - rcv_wup > rcv_mss and a window whose
+ * right edge does not move back; tcp_cleanup_rbuf ACKs after a read when more than rcv_mss is
+ * unacknowledged or the window could double. On lo (MTU 65535: advmss 65495, mss 65483 with
+ * timestamps) a bulk sender's skbs are ONE segment of 65483 bytes (tcp_xmit_size_goal: 64 KiB
+ * / 65483 = 0 segments -> max(0, mss) = mss; this model's tcp_send_mss caps its goal at 64 KiB,
+ * = 1 x 65483), so rcv_mss = 65483 = skb->len and the receiver ACKs every SECOND skb,
+ * not every skb. (An skb of >= 2 segments, e.g. while mss is still bounded to half the 64 KB
+ * SYN window by tcp_sync_mss, would exceed rcv_mss and be ACKed on its own.)
+ *
+ * Bench: b's rcvbuf 4 MiB -> window_clamp = win(4194304) = 2097152, rcv_wscale 7. A 65483-byte
+ * data skb captured from a has truesize 1280 + 65483 = 66763 (truesize_tx_skb).
+ * Warm-up: skb 0 gets a quick ACK (first data: quick = 2). Then the state tcp_grow_window
+ * converges to within ~15 skbs is set: rcv_ssthresh = min(window_clamp, tcp_space with one skb
+ * queued) = win(4194304 - 66763) = 2063771, quick = 0. skb 1 arrives (delayed: 65483 is not >
+ * rcv_mss); the read's tcp_cleanup_rbuf finds the window can double (rcv_window_now =
+ * 196608 - 65483 = 131125, new window min(2097152, rcv_ssthresh) rounded up to 128 = 2063872
+ * >= 2 x 131125) and ACKs: rcv_wnd = 2063872.
+ * Steady state, the reader reading each skb before the next arrives: skb 2 -> no ACK (delayed;
+ * the read sends none: 65483 is not > rcv_mss and the window cannot double); skb 3 ->
+ * rcv_nxt - rcv_wup = 130966 > 65483 and the window with one skb queued is again
+ * win(4194304 - 66763) = 2063771 -> 2063872 >= rcv_wnd -> immediate ACK of both.
+ */
+#include "tcp_harness.h"
+
+#define LO_MTU 65535u
+#define LO_MSS 65483u
+#define LO_TRUESIZE (1280u + LO_MSS)
+
+static void send_one(TcpBench *tb)
+{
+    th_write(tb->a, LO_MSS);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    g_assert_cmpuint(tb->out[0].head->len, ==, LO_MSS); /* one segment per skb */
+    th_deliver(tb, 0);
+}
+
+static void test_lo_acks_every_second_skb(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.rcvbuf = 4u << 20;
+    th_connect(tb, LO_MTU);
+    g_assert_cmpuint(tb->a->mss_cache, ==, LO_MSS);
+    g_assert_cmpuint(tb->b->window_clamp, ==, 2097152u);
+
+    send_one(tb); /* skb 0: the first data, quick ACK */
+    g_assert_cmpuint(tb->b->ack.rcv_mss, ==, LO_MSS);
+    g_assert_cmpuint(tb->b->sk.rmem_alloc, ==, LO_TRUESIZE);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    g_assert_cmpuint(tb->b->rcv_wnd, ==, 196608u);
+    th_deliver(tb, 1);
+    th_read(tb->b);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+
+    tb->b->rcv_ssthresh = tcp_win_from_space(4194304u - LO_TRUESIZE);
+    g_assert_cmpuint(tb->b->rcv_ssthresh, ==, 2063771u);
+    tb->b->ack.quick = 0;
+
+    send_one(tb); /* skb 1: delayed; the read's window update ACKs it */
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    th_read(tb->b);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    g_assert_cmpuint(tb->b->rcv_wnd, ==, 2063872u);
+    th_deliver(tb, 1);
+
+    for (int pair = 0; pair < 3; pair++) {
+        uint64_t start = tb->b->rcv_nxt;
+        send_one(tb); /* delayed */
+        g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+        th_read(tb->b); /* no ACK from tcp_cleanup_rbuf either */
+        g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+        send_one(tb); /* 2 x 65483 > rcv_mss: immediate */
+        g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+        g_assert_cmpuint(tb->out[1].head->ack_seq, ==, start + 2u * LO_MSS);
+        g_assert_cmpuint(tb->b->rcv_wnd, ==, 2063872u);
+        th_deliver(tb, 1);
+        th_read(tb->b);
+        g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    }
+    th_free(tb);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/lo/acks-every-second-skb", test_lo_acks_every_second_skb);
+    return g_test_run();
+}
