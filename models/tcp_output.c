@@ -121,6 +121,7 @@ void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
     Skb *out = skb_clone(h->pool, skb);
     out->flags = (uint8_t)(skb->flags & (TCPHDR_PSH | TCPHDR_FIN));
     tcp_build_header(tp, out);
+    out->gso_size = pcount > 1 ? skb->gso_size : 0; /* tcp_set_skb_tso_segs: one segment is not GSO */
     out->sacked = 0;
     out->sk = &tp->sk;
     tp->sk.wmem_alloc += out->truesize;
