@@ -90,14 +90,34 @@ static void tcp_measure_rcv_mss(TcpSock *tp, const Skb *skb)
     tp->ack.pending |= ICSK_ACK_PUSHED;
 }
 
-/* tcp_grow_window: raise rcv_ssthresh by 2 MSS per well-filled skb (quick |= 1). */
+/* __tcp_grow_window, the slow part of check #2: an skb whose overhead is too large for its
+ * payload may still grow the window while rcv_ssthresh is small against tcp_rmem[2] - halving
+ * both sides until the skb's share fits (2 x rcv_mss), or never (0). */
+static uint32_t __tcp_grow_window(const TcpSock *tp, const Skb *skb)
+{
+    uint64_t truesize = tcp_win_from_space(skb->truesize) >> 1;
+    uint64_t window = tcp_win_from_space(tcp_conf(tp)->rcvbuf_max) >> 1;
+    while (tp->rcv_ssthresh <= window) {
+        if (truesize <= skb->len)
+            return 2u * tp->ack.rcv_mss;
+        truesize >>= 1;
+        window >>= 1;
+    }
+    return 0;
+}
+
+/* tcp_grow_window: raise rcv_ssthresh towards min(window_clamp, free space), by at least
+ * 2 x the skb's length, when the skb's truesize would fit the buffer (quick |= 1). */
 static void tcp_grow_window(TcpSock *tp, const Skb *skb)
 {
     uint32_t space = tcp_space(tp);
     int64_t room = (int64_t)(tp->window_clamp < space ? tp->window_clamp : space) - tp->rcv_ssthresh;
-    if (room <= 0 || tcp_win_from_space(skb->truesize) > skb->len)
+    if (room <= 0)
         return;
-    uint64_t incr = 2u * tp->advmss;
+    uint64_t incr = tcp_win_from_space(skb->truesize) <= skb->len ? 2u * tp->advmss
+                                                                   : __tcp_grow_window(tp, skb);
+    if (!incr)
+        return;
     if (incr < 2u * (uint64_t)skb->len)
         incr = 2u * (uint64_t)skb->len;
     tp->rcv_ssthresh += (uint32_t)((int64_t)incr < room ? (int64_t)incr : room);
@@ -260,8 +280,15 @@ static void tcp_sack_remove(TcpSock *tp)
 
 /* ---- queueing ---- */
 
+/* Queue in-order data. A partial duplicate (seq < rcv_nxt < end_seq) is trimmed to its new part
+ * here; the kernel queues it whole and recvmsg skips the old bytes by offset - the same reads. */
 void tcp_queue_rcv(TcpSock *tp, Skb *skb)
 {
+    if (skb->seq < tp->rcv_nxt) {
+        uint64_t trim = tp->rcv_nxt - skb->seq;
+        skb->seq += trim;
+        skb->len -= (uint32_t)trim;
+    }
     tcp_skb_append(&tp->rcv_queue, skb);
     tp->sk.rmem_alloc += skb->truesize;
     if (skb->end_seq > tp->rcv_nxt)

@@ -64,10 +64,33 @@ static void test_rcvbuf_fixed(void)
     th_free(tb);
 }
 
+/* tcp_grow_window's slow path (__tcp_grow_window): a 200-byte segment with truesize 1280 + 200
+ * = 1480 has win_from_space(1480) = 740 > 200, so its growth is decided by halving: against
+ * window = win_from_space(tcp_rmem[2] 6 MiB) / 2 = 1572864 > rcv_ssthresh 65535, truesize
+ * 740 / 2 = 370 > 200, then 185 <= 200 -> 2 x rcv_mss (536, the initial estimate) = 1072 >
+ * 2 x 200: rcv_ssthresh 65535 + 1072 = 66607 (room is ample in a 1 MiB buffer). With
+ * tcp_rmem[2] = 4608 the window side is 1152 < rcv_ssthresh: no growth. */
+static void test_grow_window_slow_path(void)
+{
+    for (int small_max = 0; small_max < 2; small_max++) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.rcvbuf = 1 << 20;
+        if (small_max)
+            tb->conf[1].tcp.rcvbuf_max = 4608;
+        th_connect(tb, 1500);
+        g_assert_cmpuint(tb->b->rcv_ssthresh, ==, 65535);
+        th_write(tb->a, 200);
+        th_deliver(tb, 0);
+        g_assert_cmpuint(tb->b->rcv_ssthresh, ==, (small_max ? 65535u : 66607u));
+        th_free(tb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/rcvbuf/autotune", test_rcvbuf_autotune);
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
+    g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
     return g_test_run();
 }
