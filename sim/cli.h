@@ -71,6 +71,12 @@ typedef struct CliRunArgs {
     gint64 max_events;
     double max_wall;
     char *max_memory;  /* --max-memory SIZE */
+    /* looking inside a run (README "Looking inside a run") */
+    char **pcap;        /* --pcap HOST[:NIC] */
+    gint snaplen;       /* --snaplen; 0 = default */
+    char *trace;        /* --trace FILE */
+    char *trace_window; /* --trace-window T0:T1 */
+    char **log;         /* --log CATEGORY[,CATEGORY] */
 } CliRunArgs;
 
 void cli_run_args_clear(CliRunArgs *a);
@@ -87,6 +93,9 @@ GStrv cli_run_args_sets(const CliRunArgs *a);
  * --max-memory (max_memory, may be NULL: 75 % of physical RAM); cli_memory.c. */
 gboolean cli_check_memory(const Scenario *s, const GPtrArray *confs, const char *max_memory,
                           const char *cmd);
+/* The same for `parallel` runs at a time: the largest `parallel` estimates add up (sweep). */
+gboolean cli_check_memory_parallel(const Scenario *s, const GPtrArray *confs, guint parallel,
+                                   const char *max_memory, const char *cmd);
 /* DIR of --out, or out/<scenario name>. */
 char *cli_out_dir(const CliRunArgs *a, const Scenario *s);
 

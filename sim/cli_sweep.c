@@ -51,6 +51,7 @@ typedef struct SweepArgs {
     char **variants;
     char **sets;
     gboolean quiet;
+    char *max_memory;
 } SweepArgs;
 
 static void sweep_args_clear(SweepArgs *a)
@@ -61,6 +62,7 @@ static void sweep_args_clear(SweepArgs *a)
     g_free(a->duration);
     g_strfreev(a->variants);
     g_strfreev(a->sets);
+    g_free(a->max_memory);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SweepArgs, sweep_args_clear)
 
@@ -108,6 +110,9 @@ static gboolean parse_args(int argc, char **argv, SweepArgs *a, char **file)
           "Override a scenario key in every run (repeatable)", "KEY=VALUE" },
         { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress bar and no summary lines",
           NULL },
+        { "max-memory", 0, 0, G_OPTION_ARG_STRING, &a->max_memory,
+          "Refuse a sweep whose J parallel runs are estimated to need more (default: 75% of RAM)",
+          "SIZE" },
         { NULL },
     };
     g_autoptr(GOptionContext) ctx = cli_context_new(
@@ -314,6 +319,11 @@ static int sweep(Plan *plan, const SweepArgs *a)
         return CLI_EXIT_USAGE;
     guint nseeds = a->seeds > 0 ? (guint)a->seeds : 1;
     guint threads = a->jobs > 0 ? (guint)a->jobs : g_get_num_processors();
+    g_autoptr(GPtrArray) confs = g_ptr_array_new();
+    for (guint i = 0; i < plan->jobs->len; i++)
+        g_ptr_array_add(confs, ((SweepJob *)g_ptr_array_index(plan->jobs, i))->conf);
+    if (!cli_check_memory_parallel(plan->s, confs, threads, a->max_memory, "sweep"))
+        return CLI_EXIT_USAGE;
     if (!a->quiet)
         printf("sweep: %u runs (%u points x %u seeds x %u variants), skipped %u (complete "
                "metrics.json), running %u on %u jobs\n",

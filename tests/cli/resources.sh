@@ -30,4 +30,10 @@ expect_grep '^scenarios/example.yaml: scenario would need ~[0-9.e+]+ GiB of memo
 expect_status 0 "$SKSIM_BIN" run "$f" --variant after --max-memory 1GiB --max-events 10 --out "$TMP/ok" --quiet
 expect_status 2 "$SKSIM_BIN" run "$f" --max-memory lots --quiet
 expect_grep "^sksim run: --max-memory 'lots': " "$TMP/err"
+# sweep: the J runs that go at the same time add up
+expect_status 2 "$SKSIM_BIN" sweep "$f" --param hosts.server.cpus=2,3 --jobs 2 --max-memory 30MiB \
+  --out "$TMP/sw" --quiet
+expect_grep '^scenarios/example.yaml: scenario would need ~0\.0[0-9]+ GiB of memory for 2 runs at a time \(limit 0\.0293 GiB\); reduce flows or buffers, or raise --max-memory$' "$TMP/err"
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param hosts.server.cpus=2,3 --jobs 1 --max-memory 30MiB \
+  --variant after --duration 120ms --out "$TMP/sw" --quiet
 echo ok
