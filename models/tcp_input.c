@@ -394,6 +394,24 @@ static void tcp_ack_finish(TcpSock *tp, const Skb *skb, int flag, uint64_t ack, 
     tcp_xmit_recovery(tp, rexmit, cpu);
 }
 
+/* tcp_ack_probe: with nothing in flight, an ACK that opens the window for the head ends the
+ * zero-window probing (backoff cleared; tcp_data_snd_check then sends); else probe again. */
+static void tcp_ack_probe(TcpSock *tp, Cpu *cpu)
+{
+    const Skb *head = tp->write_queue.head;
+    if (!head)
+        return;
+    uint64_t first_end = head->len > tp->mss_cache ? head->seq + tp->mss_cache : head->end_seq;
+    if (first_end <= tcp_wnd_end(tp)) {
+        tp->icsk_backoff = 0;
+        tp->icsk_probes_out = 0;
+        if (tp->icsk_pending == ICSK_TIME_PROBE0)
+            inet_csk_clear_xmit_timer(tp, ICSK_TIME_PROBE0);
+    } else {
+        inet_csk_reset_xmit_timer(tp, ICSK_TIME_PROBE0, tcp_probe0_when(tp), tcp_rto_max(tp), cpu);
+    }
+}
+
 /* tcp_ack: returns <0 for an ACK of unsent data, 0 for an old ACK, 1 otherwise. */
 int tcp_ack(TcpSock *tp, const Skb *skb, int flag, Cpu *cpu)
 {
@@ -415,6 +433,7 @@ int tcp_ack(TcpSock *tp, const Skb *skb, int flag, Cpu *cpu)
             int rexmit = REXMIT_NONE;
             tcp_fastretrans_alert(tp, st.prior_snd_una, 0, &flag, &rexmit, cpu);
         }
+        tcp_ack_probe(tp, cpu);
         if (tp->tlp_high_seq)
             tcp_process_tlp_ack(tp, ack, flag);
         return 1;

@@ -170,6 +170,7 @@ struct TcpSock {
     uint64_t icsk_timeout;         /* jiffies */
     uint32_t icsk_rto;             /* jiffies */
     uint8_t icsk_backoff, icsk_retransmits;
+    uint8_t icsk_probes_out;       /* unanswered zero-window probes */
     uint32_t tsq_flags;
     /* RACK */
     TcpRack rack;
@@ -422,6 +423,9 @@ void tcp_release_cb_tp(TcpSock *tp, Cpu *cpu);
 void tcp_tsq_write(TcpSock *tp, Cpu *cpu);
 void tcp_mark_push(TcpSock *tp, Skb *skb);
 void tcp_tsq_init(TcpSock *tp);
+void tcp_check_probe_timer(TcpSock *tp, Cpu *cpu);
+void tcp_send_probe0(TcpSock *tp, Cpu *cpu);
+uint64_t tcp_probe0_when(const TcpSock *tp);
 void tcp_fragment(TcpSock *tp, SkbQueue *q, Skb *skb, uint32_t len);
 
 /* ---- tcp_timer.c ---- */

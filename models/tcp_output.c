@@ -461,7 +461,8 @@ void __tcp_push_pending_frames(TcpSock *tp, uint32_t mss_now, int nonagle, Cpu *
 {
     if (!tp->write_queue.head)
         return;
-    tcp_write_xmit(tp, mss_now, nonagle, 0, cpu);
+    if (tcp_write_xmit(tp, mss_now, nonagle, 0, cpu))
+        tcp_check_probe_timer(tp, cpu);
 }
 
 void tcp_push_pending_frames(TcpSock *tp, Cpu *cpu)
@@ -658,6 +659,81 @@ void tcp_send_loss_probe(TcpSock *tp, Cpu *cpu)
         tp->icsk_pending = 0;
     }
     tcp_rearm_rto(tp, cpu);
+}
+
+/* ---- zero-window probes (tcp_send_probe0, tcp_write_wakeup) ---- */
+
+/* tcp_probe0_base: the probe interval starts at the RTO, at least TCP_RTO_MIN (HZ/5, the
+ * constant, not the route's rto_min). */
+static uint32_t tcp_probe0_base(const TcpSock *tp)
+{
+    uint32_t rto_min = tp->hz / 5u;
+    return tp->icsk_rto > rto_min ? tp->icsk_rto : rto_min;
+}
+
+/* tcp_probe0_when: the base doubled per unanswered probe, at most TCP_RTO_MAX. */
+uint64_t tcp_probe0_when(const TcpSock *tp)
+{
+    uint64_t when = (uint64_t)tcp_probe0_base(tp) << (tp->icsk_backoff < 31 ? tp->icsk_backoff : 31);
+    return when < tcp_rto_max(tp) ? when : tcp_rto_max(tp);
+}
+
+/* tcp_check_probe_timer: data waits on a closed window with nothing in flight. */
+void tcp_check_probe_timer(TcpSock *tp, Cpu *cpu)
+{
+    if (!tp->packets_out && !tp->icsk_pending)
+        inet_csk_reset_xmit_timer(tp, ICSK_TIME_PROBE0, tcp_probe0_base(tp), tcp_rto_max(tp), cpu);
+}
+
+/* tcp_xmit_probe_skb: no data, an already acknowledged sequence (snd_una - 1): out of window at
+ * the receiver, which answers at once with its current window. */
+static void tcp_xmit_probe_skb(TcpSock *tp, Cpu *cpu)
+{
+    Skb *skb = skb_alloc(tcp_host(tp)->pool);
+    skb->seq = skb->end_seq = tp->snd_una - 1;
+    skb->gso_segs = 1;
+    skb->truesize = truesize_tx_ack();
+    tcp_build_header(tp, skb);
+    tcp_event_ack_sent(tp);
+    tcp_count(tp, CTR_TcpOutSegs, 1);
+    tcp_charge(tp, cpu, COST_TCP_SEND_ACK);
+    tcp_xmit_out(tp, skb, cpu);
+}
+
+/* tcp_write_wakeup: if the window has room, up to one MSS of new data; else the probe skb. */
+static void tcp_write_wakeup(TcpSock *tp, Cpu *cpu)
+{
+    Skb *skb = tp->write_queue.head;
+    uint32_t mss = tp->mss_cache;
+    if (!skb || skb->seq >= tcp_wnd_end(tp)) {
+        tcp_xmit_probe_skb(tp, cpu);
+        return;
+    }
+    uint64_t seg_size = tcp_wnd_end(tp) - skb->seq;
+    if (seg_size > mss)
+        seg_size = mss;
+    if (seg_size < skb->len)
+        tcp_fragment(tp, &tp->write_queue, skb, (uint32_t)seg_size);
+    skb->gso_segs = (uint16_t)((skb->len + mss - 1) / mss);
+    skb->flags |= TCPHDR_PSH;
+    tcp_transmit_skb(tp, skb, cpu);
+    tcp_event_new_data_sent(tp, skb, cpu);
+}
+
+/* tcp_send_probe0: probe, then back off (icsk_backoff, at most tcp_retries2 = 15) unless the
+ * window opened and data is now in flight. */
+void tcp_send_probe0(TcpSock *tp, Cpu *cpu)
+{
+    tcp_write_wakeup(tp, cpu);
+    if (tp->packets_out || !tp->write_queue.head) {
+        tp->icsk_probes_out = 0;
+        tp->icsk_backoff = 0;
+        return;
+    }
+    tp->icsk_probes_out++;
+    if (tp->icsk_backoff < 15)
+        tp->icsk_backoff++;
+    inet_csk_reset_xmit_timer(tp, ICSK_TIME_PROBE0, tcp_probe0_when(tp), tcp_rto_max(tp), cpu);
 }
 
 /* ---- deferred work and TSQ ---- */

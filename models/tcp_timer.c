@@ -81,6 +81,16 @@ void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu)
     inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, tp->icsk_rto, tcp_rto_max(tp), cpu);
 }
 
+/* tcp_probe_timer: the zero-window probe timer (no give-up after tcp_retries2 modelled). */
+static void tcp_probe_timer(TcpSock *tp, Cpu *cpu)
+{
+    if (tp->packets_out || !tp->write_queue.head) {
+        tp->icsk_probes_out = 0;
+        return;
+    }
+    tcp_send_probe0(tp, cpu);
+}
+
 /* tcp_write_timer_handler (T.B.5): dispatch on icsk_pending. */
 void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu)
 {
@@ -101,6 +111,10 @@ void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu)
     case ICSK_TIME_RETRANS:
         tp->icsk_pending = 0;
         tcp_retransmit_timer(tp, cpu);
+        break;
+    case ICSK_TIME_PROBE0:
+        tp->icsk_pending = 0;
+        tcp_probe_timer(tp, cpu);
         break;
     default:
         break;

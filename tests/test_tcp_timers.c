@@ -248,6 +248,46 @@ static void test_tlp_dsack_no_reduction(void)
     th_free(tb);
 }
 
+/* Zero-window probing. After the 10 ms exchange (RTO 210) the peer's window is closed (snd_wnd
+ * 0, as an ACK advertising 0 would leave it). A write at 20 ms cannot leave; nothing is in
+ * flight -> PROBE0 for max(rto 210, TCP_RTO_MIN 200) = 210 jiffies: 230 ms. The probe carries no
+ * data and an old sequence (snd_una - 1 = 1448); unanswered, the next comes after 210 << 1 =
+ * 420 (650 ms), then 840. The receiver answers the second at once (out of window) with its open
+ * window: tcp_ack_probe ends the probing (backoff 0) and the data leaves. */
+static void test_zero_window_probe(void)
+{
+    TcpBench *tb = bench(true);
+    exchange_10ms(tb);
+    tb->a->snd_wnd = 0;
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 0);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_PROBE0);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 230);
+    th_run_to(tb, 230 * SIM_MS);
+    Skb *probe = th_take(tb, 0);
+    g_assert_nonnull(probe);
+    g_assert_cmpuint(probe->len, ==, 0);
+    g_assert_cmpuint(probe->seq, ==, 1448);
+    skb_free(tb->host[0].pool, probe);
+    g_assert_cmpuint(tb->a->icsk_backoff, ==, 1);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 650);
+    th_run_to(tb, 650 * SIM_MS);
+    g_assert_cmpuint(tb->a->icsk_backoff, ==, 2);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 650 + 840);
+    th_deliver(tb, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->icsk_backoff, ==, 0);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    Skb *data = th_take(tb, 0);
+    g_assert_cmpuint(data->seq, ==, 1449);
+    g_assert_cmpuint(data->len, ==, 1448);
+    skb_free(tb->host[0].pool, data);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 0);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -259,5 +299,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/timers/tlp-new-data", test_tlp_new_data);
     g_test_add_func("/tcp/timers/tlp-loss-recovery", test_tlp_loss_recovery);
     g_test_add_func("/tcp/timers/tlp-dsack", test_tlp_dsack_no_reduction);
+    g_test_add_func("/tcp/timers/zero-window-probe", test_zero_window_probe);
     return g_test_run();
 }
