@@ -13,7 +13,10 @@ cd "$(dirname "$0")"
 
 # The scenarios that `./run.sh` compares and reports, in order: one line per scenario.
 SCENARIOS=(
-  scenarios/example.yaml
+  scenarios/release-sock-resched.yaml
+  scenarios/sendmsg-flush-backlog.yaml
+  scenarios/delack-prequeue.yaml
+  scenarios/backlog-limit.yaml
 )
 
 DEPS=(gcc cmake pkg-config libglib2.0-dev libyaml-dev gnuplot-nox libpcap-dev)
