@@ -275,6 +275,7 @@ static void test_newreno_fast_retransmit(void)
     g_assert_cmpuint(tb->a->snd_ssthresh, ==, 7);
     g_assert_cmpuint(tb->a->snd_cwnd, ==, 2);
     g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSackRecovery), ==, 0); /* TCPRenoRecovery */
     g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 1);
     g_assert_cmpuint(th_pending(tb, 0), ==, 1);
     Skb *rtx = th_take(tb, 0);
