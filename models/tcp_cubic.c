@@ -60,7 +60,7 @@ static uint64_t cubic_now_us(const TcpSock *tp)
     return (uint64_t)sim_now(tcp_sim(tp)) / SIM_US;
 }
 
-/* floor(cbrt(a)) by bisection on 2^22 (enough for any 64-bit a). */
+/* floor(cbrt(a)) by bisection below 2^22 (cbrt(2^64) < 2^22: any 64-bit a). */
 static uint32_t cubic_root(uint64_t a)
 {
     uint64_t lo = 0, hi = 1u << 22;
@@ -154,7 +154,7 @@ static void bictcp_update(TcpSock *tp, CubicState *ca, uint32_t cwnd, uint32_t a
 {
     uint64_t now = tcp_jiffies(tp);
     ca->ack_cnt += acked;
-    if (ca->last_cwnd == cwnd && now - ca->last_time <= tp->hz / 32)
+    if (ca->last_cwnd == cwnd && now - ca->last_time <= tp->hz / 32) /* HZ/32: ~31 ms */
         return;
     if (!(ca->in_epoch && now == ca->last_time)) { /* at most once per jiffy */
         ca->last_cwnd = cwnd;
@@ -221,6 +221,7 @@ static uint32_t hystart_ack_delay(const TcpSock *tp)
 {
     if (!tp->pacing_rate)
         return 0;
+    /* hystart_ack_delay: 4 GSO packets at the pacing rate (TSO/GRO batching), at most 1 ms */
     uint64_t d = (uint64_t)TCP_GSO_MAX_SIZE * 4u * 1000000u / tp->pacing_rate;
     return d < 1000 ? (uint32_t)d : 1000u;
 }
