@@ -126,7 +126,7 @@ void tcp_set_xmit_hook(TcpSock *tp, TcpXmitHook fn, void *ctx)
 static uint8_t tcp_wscale_for(uint64_t space)
 {
     uint8_t ws = 0;
-    while (space > 65535 && ws < 14) {
+    while (space > 65535 && ws < 14) { /* 16-bit window field; RFC 7323 max shift 14 */
         space >>= 1;
         ws++;
     }
@@ -152,7 +152,7 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
     tp->sk.sndbuf = c->sndbuf;
     tp->rcv_wscale = tcp_wscale_for(c->rcvbuf_max > c->rcvbuf ? c->rcvbuf_max : c->rcvbuf);
     tp->window_clamp = tcp_win_from_space(tp->sk.rcvbuf);
-    tp->rcv_wnd = tp->window_clamp < 65535u ? tp->window_clamp : 65535u;
+    tp->rcv_wnd = tp->window_clamp < 65535u ? tp->window_clamp : 65535u; /* unscaled SYN window */
     tp->rcv_ssthresh = tp->rcv_wnd;
     tp->pred_ok = true;
     tcp_init_congestion_control(tp);

@@ -104,7 +104,7 @@ static void tcp_event_data_sent(TcpSock *tp)
     if (tcp_packets_in_flight(tp) == 0)
         tcp_ca_event(tp, CA_EVENT_TX_START);
     tp->lsndtime = now;
-    if (now - tp->ack.lrcvtime < tp->ack.ato && tp->ack.pingpong < 255)
+    if (now - tp->ack.lrcvtime < tp->ack.ato && tp->ack.pingpong < 255) /* u8 counter */
         tp->ack.pingpong++;
 }
 
@@ -206,7 +206,7 @@ uint32_t tcp_tso_autosize(const TcpSock *tp, uint32_t mss_now)
     /* 5.18+: + gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log), full 64 KB under 512 us. */
     if (tp->min_rtt_us) {
         uint32_t r = tp->min_rtt_us >> TCP_TSO_RTT_LOG;
-        if (r < 32)
+        if (r < 32) /* BITS_PER_TYPE(gso_max_size) */
             bytes += TCP_GSO_MAX_SIZE >> r;
     }
     if (bytes > TCP_GSO_MAX_SIZE)
@@ -220,7 +220,7 @@ static uint32_t tcp_bound_to_half_wnd(const TcpSock *tp, uint32_t pktsize)
 {
     uint32_t cutoff = tp->max_window > TCP_MSS_DEFAULT ? tp->max_window >> 1 : tp->max_window;
     if (cutoff && pktsize > cutoff)
-        return cutoff > 68u - TCP_HDR_LEN ? cutoff : 68u - TCP_HDR_LEN;
+        return cutoff > 68u - TCP_HDR_LEN ? cutoff : 68u - TCP_HDR_LEN; /* 68: IPv4 min MTU */
     return pktsize;
 }
 
