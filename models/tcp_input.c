@@ -232,7 +232,7 @@ void tcp_update_pacing_rate(TcpSock *tp)
     unsigned __int128 rate = (unsigned __int128)tp->mss_cache * 8u * 1000000u;
     rate *= tp->snd_cwnd < tp->snd_ssthresh / 2 ? TCP_PACING_SS_RATIO : TCP_PACING_CA_RATIO;
     rate *= tp->snd_cwnd > tp->packets_out ? tp->snd_cwnd : tp->packets_out;
-    rate /= 100u * (uint64_t)tp->srtt_us;
+    rate /= 100u * (uint64_t)tp->srtt_us; /* ratios are percent; srtt_us is 8 x SRTT, the 8 above */
     tp->pacing_rate = rate > UINT64_MAX ? UINT64_MAX : (uint64_t)rate;
 }
 

@@ -160,7 +160,7 @@ void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
     if (skb->len < tp->ack.rcv_mss)
         return;
     uint32_t delta = tcp_time_stamp_ms(tp) - tp->rcv_tsecr;
-    if (delta > INT32_MAX / 1000)
+    if (delta > INT32_MAX / 1000) /* ms -> us must not overflow */
         return;
     int64_t m = (int64_t)(delta ? delta : 1) * (1000000 / TCP_TS_HZ);
     if (tp->rcv_rtt_us) {
@@ -180,7 +180,7 @@ void tcp_rcv_space_adjust(TcpSock *tp)
         return;
     uint64_t copied = tp->copied_seq - tp->rcvq_space.seq;
     if (copied > tp->rcvq_space.space && c->rcvbuf_autotune) {
-        uint64_t rcvwin = (copied << 1) + 16u * tp->advmss;
+        uint64_t rcvwin = (copied << 1) + 16u * tp->advmss; /* 2 x copied + 16 MSS of slack */
         uint64_t grow = rcvwin * (copied - tp->rcvq_space.space) / tp->rcvq_space.space;
         rcvwin += grow << 1;
         uint64_t rcvbuf = rcvwin << 1; /* tcp_space_from_win, adv_win_scale 1 */
