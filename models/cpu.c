@@ -36,6 +36,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "models/observe.h"
 #include "models/sched.h"
 #include "models/softirq.h"
 #include "sim/evkind.h"
@@ -90,12 +91,48 @@ static int mode_bucket(CpuMode m)
     }
 }
 
-static void set_mode(Cpu *cpu, CpuMode m)
+/* Out of line and cold: set_mode runs at every step and must stay small enough to inline. */
+static void observe_mode(Cpu *cpu, CpuMode old) G_GNUC_NO_INLINE __attribute__((cold));
+
+static inline __attribute__((always_inline)) void set_mode(Cpu *cpu, CpuMode m)
 {
     sim_time_t now = sim_now(cpu->sim);
-    cpu->bucket[mode_bucket(cpu->mode)] += now - cpu->mark;
+    CpuMode old = cpu->mode;
+    cpu->bucket[mode_bucket(old)] += now - cpu->mark;
     cpu->mark = now;
     cpu->mode = m;
+    if (SIM_OBSERVED(cpu->host, LOG_SOFTIRQ))
+        observe_mode(cpu, old);
+}
+
+/* --trace and --log softirq: what the CPU shows from now on (a task, softirq, a switch, idle). */
+static void observe_mode(Cpu *cpu, CpuMode old)
+{
+    const Host *h = cpu->host;
+    if (old != CPU_SOFTIRQ && cpu->mode == CPU_SOFTIRQ)
+        SIM_LOG(h, LOG_SOFTIRQ, cpu, "softirq_entry", "interrupted=%s",
+                cpu->curr ? cpu->curr->name : "idle");
+    else if (old == CPU_SOFTIRQ && cpu->mode != CPU_SOFTIRQ)
+        SIM_LOG(h, LOG_SOFTIRQ, cpu, "softirq_exit", "next=%s", cpu->curr ? cpu->curr->name : "idle");
+    if (!h->trace)
+        return;
+    char name[48];
+    switch (cpu->mode) {
+    case CPU_TASK:
+        obs_cpu_slice(h, cpu->index, cpu->curr == &cpu->ksoftirqd ? "ksoftirqd" : "task",
+                      cpu->curr->name);
+        break;
+    case CPU_SOFTIRQ:
+        obs_cpu_slice(h, cpu->index, "softirq", "softirq");
+        break;
+    case CPU_SWITCH:
+        g_snprintf(name, sizeof name, "switch to %s", cpu->curr->name);
+        obs_cpu_slice(h, cpu->index, "sched", name);
+        break;
+    default: /* idle, or a zero-length kick */
+        obs_cpu_slice(h, cpu->index, NULL, NULL);
+        break;
+    }
 }
 
 /* The running piece of curr's step ends (charge elapsed, interrupt, or a scheduler sync). */
@@ -191,6 +228,21 @@ bool cpu_need_resched(const Cpu *cpu)
 Task *cpu_ksoftirqd(Cpu *cpu)
 {
     return &cpu->ksoftirqd;
+}
+
+Cpu *cpu_acting(const Host *h)
+{
+    for (uint32_t i = 0; h->cpus && i < h->ncpus; i++)
+        if (h->cpus[i] && h->cpus[i]->acting != ACT_NONE)
+            return h->cpus[i];
+    return NULL;
+}
+
+const char *cpu_context_name(const Cpu *cpu)
+{
+    if (cpu->acting == ACT_SOFTIRQ || (cpu->mode == CPU_SOFTIRQ && softirq_active(&cpu->softirq)))
+        return "softirq";
+    return cpu->curr ? cpu->curr->name : "idle";
 }
 
 CpuStats cpu_stats(const Cpu *cpu)
@@ -355,6 +407,10 @@ static void cpu_schedule(Cpu *cpu)
         prev->yield_after_step = false;
     cpu->need_resched = false;
     Task *next = rq_pick_next(&cpu->rq);
+    if (next != prev)
+        SIM_LOG(cpu->host, LOG_SCHED, cpu, "sched_switch", "prev=%s prev_state=%s next=%s",
+                prev ? prev->name : "idle",
+                !prev ? "-" : prev->state == TASK_SLEEPING ? "S" : "R", next ? next->name : "idle");
     rq_set_curr(&cpu->rq, next);
     cpu->curr = next;
     if (!next) {
@@ -484,6 +540,7 @@ void task_wake(Task *t, Cpu *waker)
         return;
     }
     Cpu *cpu = t->cpu;
+    SIM_LOG(t->host, LOG_SCHED, waker, "sched_wakeup", "task=%s target_cpu=%u", t->name, cpu->index);
     sched_sync(cpu);
     rq_enqueue_wakeup(&cpu->rq, t);
     t->state = TASK_RUNNABLE;
@@ -500,6 +557,7 @@ static bool yield_now(Task *t)
 {
     t->yield_after_step = true;
     t->nr_yields++;
+    SIM_EVENT(t->host, LOG_SCHED, t->cpu, NULL, "cond_resched", "task=%s", t->name);
     return true;
 }
 

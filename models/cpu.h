@@ -88,6 +88,11 @@ bool cpu_in_softirq(const Cpu *cpu);
 Task *cpu_current(const Cpu *cpu);      /* the task running or interrupted, NULL when idle */
 bool cpu_need_resched(const Cpu *cpu);
 Task *cpu_ksoftirqd(Cpu *cpu);           /* ksoftirqd/N of this CPU (for stats and tests) */
+/* For the event log and the trace (models/observe.c): the CPU of h executing model code right
+ * now (a task step or a softirq unit), or NULL; what runs on cpu: "softirq", its current task's
+ * name, or "idle". */
+Cpu *cpu_acting(const Host *h);
+const char *cpu_context_name(const Cpu *cpu);
 
 typedef struct CpuStats {
     sim_time_t task_ns;        /* running task steps */

@@ -18,6 +18,8 @@ typedef struct NetDev NetDev;
 typedef struct SkbPool SkbPool;
 typedef struct Sock Sock;
 typedef struct Skb Skb;
+typedef struct Trace Trace;
+typedef struct EventLog EventLog;
 
 typedef struct Host {
     uint16_t id;               /* index in the world, 0-based */
@@ -36,6 +38,10 @@ typedef struct Host {
     GPtrArray *socks;          /* Sock*, by local port - 1 (ports are 1..n, assigned in order) */
     uint64_t drop_tally;       /* packets freed or lost by every drop path, whichever counter
                                   counts them (models/invariants.c checks the two agree) */
+    /* observers (models/observe.h), attached by sim/run_observe.c for --trace and --log */
+    Trace *trace;              /* NULL: no trace */
+    EventLog *log;             /* NULL: no event log */
+    uint32_t log_mask;         /* LOG_* categories (sim/evlog.h), | OBS_TRACE while trace is set */
 } Host;
 
 static inline sim_time_t host_cost(const Host *h, CostId id)

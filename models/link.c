@@ -27,6 +27,9 @@
  */
 #include "models/netdev_priv.h"
 
+#include <inttypes.h>
+
+#include "models/observe.h"
 #include "models/wire.h"
 #include "sim/evkind.h"
 #include "sim/rng.h"
@@ -159,6 +162,9 @@ void link_dir_xmit(LinkDir *d, Skb *skb)
     uint32_t k = frames_that_fit(d, skb, sim_now(d->link->sim));
     d->link_drops += n - k;
     d->from->host->drop_tally += n - k;
+    if (k < n)
+        SIM_LOG(d->from->host, LOG_NIC, NULL, "link_drop", "dev=eth%u seq=%" PRIu64 " frames=%u of=%u",
+                d->from->index, skb->seq, n - k, n);
     if (k == 0) {
         nic_tx_done(d->from, skb);
         return;

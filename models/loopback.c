@@ -15,6 +15,7 @@
  * sender's truesize.
  */
 #include "models/netdev_priv.h"
+#include "models/observe.h"
 
 #include "models/wire.h"
 
@@ -61,6 +62,7 @@ static void enqueue_to_backlog(Loopback *lo, LoBacklog *b, Skb *skb, Cpu *cpu)
     if (b->input.qlen > max_backlog) {
         lo->dev.stats.backlog_drops++;
         lo->dev.host->drop_tally++;
+        SIM_LOG(lo->dev.host, LOG_NIC, cpu, "lo_backlog_drop", "dev=lo qlen=%u", b->input.qlen);
         skb_free(lo->dev.host->pool, skb);
         return;
     }

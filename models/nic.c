@@ -31,6 +31,10 @@
  */
 #include "models/nic_priv.h"
 
+#include <inttypes.h>
+
+#include "models/observe.h"
+
 #include "sim/evkind.h"
 
 static Cpu *nic_irq_cpu(const Nic *n)
@@ -71,6 +75,8 @@ void nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
     if (n->qdisc.qlen >= n->conf->qdisc_limit) {
         n->dev.stats.qdisc_drops++;
         dev->host->drop_tally++;
+        SIM_LOG(dev->host, LOG_NIC, cpu, "qdisc_drop", "dev=eth%u qlen=%u seq=%" PRIu64 " len=%u",
+                dev->index, n->qdisc.qlen, skb->seq, skb->len);
         netdev_skb_orphan(skb, cpu);
         skb_free(dev->host->pool, skb);
         return;

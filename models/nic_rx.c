@@ -16,6 +16,10 @@
  */
 #include "models/nic_priv.h"
 
+#include <inttypes.h>
+
+#include "models/observe.h"
+
 #include "models/truesize.h"
 #include "models/wire.h"
 #include "sim/evkind.h"
@@ -83,11 +87,16 @@ static Skb *train_frame(Nic *n, const RxTrain *t, uint32_t k)
 static void admit(Nic *n, RxTrain *t)
 {
     uint32_t k = t->next++;
-    if (t->from && link_dir_lose(t->from))
+    if (t->from && link_dir_lose(t->from)) {
+        SIM_LOG(n->dev.host, LOG_NIC, NULL, "random_loss", "dev=eth%u seq=%" PRIu64 " frame=%u of=%u",
+                n->dev.index, t->skb->seq, k, t->frames);
         return;
+    }
     if (n->rx_ring.qlen >= n->conf->rx_ring) {
         n->dev.stats.rx_ring_drops++;
         n->dev.host->drop_tally++;
+        SIM_LOG(n->dev.host, LOG_NIC, NULL, "rx_ring_drop", "dev=eth%u seq=%" PRIu64 " frame=%u of=%u",
+                n->dev.index, t->skb->seq, k, t->frames);
         return;
     }
     Skb *f = train_frame(n, t, k);

@@ -33,7 +33,9 @@
 #include "models/sock.h"
 
 #include <glib.h>
+#include <inttypes.h>
 
+#include "models/observe.h"
 #include "models/truesize.h"
 
 /* 64 KiB added to the TCP backlog limit since c9c3321257e1 (4.9, notes B.2). */
@@ -181,6 +183,8 @@ static bool try_coalesce(Sock *sk, Skb *skb)
     sk->backlog.bytes += skb->len;
     sk->backlog_len += backlog_coalesce(tail, skb);
     backlog_note_len(sk);
+    if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
+        obs_sock_backlog(sk, NULL, "coalesce");
     sk->host->ctr.v[CTR_TcpExtTCPBacklogCoalesce]++;
     skb_free(sk->host->pool, skb);
     return true;
@@ -195,12 +199,17 @@ bool tcp_add_backlog(Sock *sk, Skb *skb, Cpu *cpu)
         sk->host->ctr.v[CTR_TcpExtTCPBacklogDrop]++;
         sk->backlog_drops++;
         sk->host->drop_tally++;
+        SIM_EVENT(sk->host, LOG_BACKLOG, cpu, sk, "backlog_drop",
+                  "len=%" PRIu64 " rmem=%" PRIu64 " limit=%" PRIu64 " seq=%" PRIu64, sk->backlog_len,
+                  sk->rmem_alloc, sk_backlog_limit(sk), skb->seq);
         skb_free(sk->host->pool, skb);
         return false;
     }
     skb_queue_tail(&sk->backlog, skb);
     sk->backlog_len += skb->truesize;
     backlog_note_len(sk);
+    if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
+        obs_sock_backlog(sk, cpu, "add");
     return true;
 }
 
@@ -224,8 +233,11 @@ static void drain_resched_point(Sock *sk, Task *t)
     if (every == 0 || sk->drain_nb % every != 0)
         return;
     sk->drain_resched_calls++;
-    if (task_cond_resched(t))
+    if (task_cond_resched(t)) {
         sk->drain_yields++;
+        SIM_EVENT(sk->host, LOG_BACKLOG, t->cpu, sk, "drain_yield",
+                  "task=%s n=%u backlog=%" PRIu64, t->name, sk->drain_nb, sk->backlog_len);
+    }
 }
 
 static void drain_one(Sock *sk, Task *t)
@@ -247,8 +259,11 @@ static bool drain_step(Sock *sk, Task *t)
 {
     if (!sk->drain_batch) {
         if (skb_queue_empty(&sk->backlog)) {
-            if (sk->drain_phase == DRAIN_RUNNING)
+            if (sk->drain_phase == DRAIN_RUNNING) {
                 sk->backlog_len = 0;
+                if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
+                    obs_sock_backlog(sk, t->cpu, "drained");
+            }
             sk->drain_phase = DRAIN_IDLE;
             return true;
         }
@@ -256,6 +271,8 @@ static bool drain_step(Sock *sk, Task *t)
             sk->drain_phase = DRAIN_RUNNING;
             sk->drain_nb = 0;
             sk->drains++;
+            SIM_LOG(sk->host, LOG_BACKLOG, t->cpu, "drain_start", "sk=%u len=%" PRIu64 " skbs=%u",
+                    sk->port, sk->backlog_len, sk->backlog.qlen);
         }
         take_batch(sk, t);
     }
@@ -279,11 +296,15 @@ bool lock_sock_step(Sock *sk, Task *t)
     if (sk->owned) {
         g_assert(!sk->lock_waiter || sk->lock_waiter == t);
         sk->lock_waiter = t;
+        SIM_LOG(sk->host, LOG_BACKLOG, t->cpu, "sock_lock_wait", "sk=%u owner=%s", sk->port,
+                sk->owner->name);
         task_sleep(t);
         return false;
     }
     sk->owned = true;
     sk->owner = t;
+    if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
+        obs_sock_owner(sk, t, true);
     cpu_charge(t->cpu, lock_half_cost(sk, false));
     slock_unlock_bh(t);
     return true;
@@ -297,6 +318,8 @@ bool release_sock_step(Sock *sk, Task *t)
     release_cb(sk, t);
     sk->owned = false;
     sk->owner = NULL;
+    if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
+        obs_sock_owner(sk, t, false);
     cpu_charge(t->cpu, lock_half_cost(sk, true));
     Task *waiter = sk->lock_waiter;
     sk->lock_waiter = NULL;

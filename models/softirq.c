@@ -35,7 +35,9 @@
 #include "models/softirq.h"
 
 #include <glib.h>
+#include <inttypes.h>
 
+#include "models/observe.h"
 #include "sim/ktimer.h"
 
 /* MAX_SOFTIRQ_TIME = msecs_to_jiffies(2) (kernel/softirq.c, notes C.6). */
@@ -192,6 +194,7 @@ static void napi_poll_done(SoftirqEngine *e, SoftirqWork *w, bool more)
         w->queued = false;
     if (e->rx_budget <= 0 || jiffies_now(e) >= e->rx_time_limit) {
         e->time_squeeze++;
+        SIM_LOG(e->host, LOG_SOFTIRQ, e->cpu, "net_rx_squeeze", "budget_left=%" PRId64, e->rx_budget);
         net_rx_end(e);
     }
 }
@@ -220,6 +223,8 @@ static void wakeup_softirqd(SoftirqEngine *e)
     if (e->in_ksoftirqd || e->ksoftirqd->state != TASK_SLEEPING)
         return;
     e->ksoftirqd_wakeups++;
+    SIM_EVENT(e->host, LOG_SOFTIRQ, e->cpu, NULL, "ksoftirqd_wakeup", "pending_restarts=%u",
+              e->restarts_left);
     task_wake(e->ksoftirqd, e->cpu);
 }
 

@@ -453,6 +453,7 @@ TcpInfo tcp_get_info(const TcpSock *tp)
         .cwnd = tp->snd_cwnd,
         .ssthresh = tp->snd_ssthresh,
         .packets_out = tp->packets_out,
+        .bytes_in_flight = tp->snd_nxt - tp->snd_una,
         .ca_state = tp->ca_state,
     };
 }

@@ -74,6 +74,7 @@ typedef struct TcpInfo {
     uint32_t cwnd;             /* segments */
     uint32_t ssthresh;
     uint64_t packets_out;
+    uint64_t bytes_in_flight;  /* snd_nxt - snd_una: sent, not cumulatively acked */
     uint8_t ca_state;          /* TCP_CA_Open .. TCP_CA_Loss */
 } TcpInfo;
 TcpInfo tcp_get_info(const TcpSock *tp);

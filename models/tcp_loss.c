@@ -11,8 +11,19 @@
  */
 #include "models/tcp_internal.h"
 
+#include <inttypes.h>
+
+#include "models/observe.h"
+
+/* icsk_ca_state names, for the event log and the trace */
+static const char *const ca_names[] = { "Open", "Disorder", "CWR", "Recovery", "Loss" };
+
 void tcp_set_ca_state(TcpSock *tp, uint8_t state)
 {
+    if (state != tp->ca_state)
+        SIM_EVENT(tcp_host(tp), LOG_TCP, NULL, &tp->sk, "ca_state",
+                  "from=%s to=%s cwnd=%u ssthresh=%u snd_una=%" PRIu64, ca_names[tp->ca_state],
+                  ca_names[state], tp->snd_cwnd, tp->snd_ssthresh, tp->snd_una);
     if (tp->ca_ops->set_state)
         tp->ca_ops->set_state(tp, state);
     tp->ca_state = state;
@@ -203,6 +214,8 @@ static void tcp_undo_cwnd_reduction(TcpSock *tp, bool unmark_loss)
     }
     tp->undo_marker = 0;
     tp->rack.advanced = 1; /* re-examine losses */
+    SIM_EVENT(tcp_host(tp), LOG_TCP, NULL, &tp->sk, "undo", "state=%s cwnd=%u ssthresh=%u",
+              ca_names[tp->ca_state], tp->snd_cwnd, tp->snd_ssthresh);
 }
 
 /* tcp_try_undo_loss: TCPLossUndo; TCPSpuriousRTOs only when F-RTO decided. */

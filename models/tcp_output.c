@@ -9,10 +9,12 @@
  * owner (tcp_release_cb) and TSQ's TX-completion hook (sock_wfree) are here too, as in Linux.
  */
 #include "models/netdev.h"
+#include "models/observe.h"
 #include "models/tcp_internal.h"
 #include "models/truesize.h"
 
 #include <glib.h>
+#include <inttypes.h>
 
 /* ---- windows and options ---- */
 
@@ -500,6 +502,9 @@ int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
     if (skb->len > len)
         tcp_fragment(tp, &tp->rtx_queue, skb, (uint32_t)len);
     uint32_t pcount = tcp_skb_pcount(skb);
+    SIM_LOG(tcp_host(tp), LOG_TCP, cpu, "retransmit",
+            "sk=%u seq=%" PRIu64 " end_seq=%" PRIu64 " segs=%u state=%u", tp->sk.port, skb->seq,
+            skb->end_seq, pcount, tp->ca_state);
     tcp_count(tp, CTR_TcpRetransSegs, pcount);
     tp->total_retrans += pcount;
     skb->sacked |= TCPCB_EVER_RETRANS;

@@ -11,6 +11,10 @@
  */
 #include "models/tcp_internal.h"
 
+#include <inttypes.h>
+
+#include "models/observe.h"
+
 /* tcp_dsack_seen: segments a DSACK covers; 0 = dubious (longer than any window, or more
  * duplicates than we ever retransmitted). */
 static uint32_t tcp_dsack_seen(TcpSock *tp, uint64_t start, uint64_t end, int *flag)
@@ -49,6 +53,9 @@ static bool tcp_check_dsack(TcpSock *tp, const Skb *ack_skb, uint64_t prior_snd_
     if (!dup_segs)
         return false; /* TCPDSACKIgnoredDubious */
     tcp_count(tp, CTR_TcpExtTCPDSACKRecvSegs, dup_segs);
+    SIM_EVENT(tcp_host(tp), LOG_TCP, NULL, &tp->sk, "DSACK",
+              "start=%" PRIu64 " end=%" PRIu64 " segs=%u snd_una=%" PRIu64, b[0].start, b[0].end,
+              dup_segs, prior_snd_una);
     if (tp->undo_marker && tp->undo_retrans > 0 && b[0].end <= prior_snd_una && b[0].end > tp->undo_marker)
         tp->undo_retrans = tp->undo_retrans > (int32_t)dup_segs ? tp->undo_retrans - (int32_t)dup_segs : 0;
     return true;

@@ -12,6 +12,10 @@
  */
 #include "models/tcp_internal.h"
 
+#include <inttypes.h>
+
+#include "models/observe.h"
+
 #include "sim/evkind.h"
 
 KTimerResult tcp_sk_reset_timer(TcpSock *tp, KTimer *t, uint64_t expires, Cpu *cpu)
@@ -103,13 +107,22 @@ void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu)
     tp->tcp_mstamp = sim_now(tcp_sim(tp));
     switch (tp->icsk_pending) {
     case ICSK_TIME_REO_TIMEOUT:
+        SIM_LOG(tcp_host(tp), LOG_TIMER, cpu, "tcp_reo_timeout", "sk=%u packets_out=%u", tp->sk.port,
+                tp->packets_out);
         tcp_rack_reo_timeout(tp, cpu);
         break;
     case ICSK_TIME_LOSS_PROBE:
+        SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "TLP",
+                  "snd_una=%" PRIu64 " snd_nxt=%" PRIu64 " packets_out=%u cwnd=%u", tp->snd_una,
+                  tp->snd_nxt, tp->packets_out, tp->snd_cwnd);
         tcp_send_loss_probe(tp, cpu);
         break;
     case ICSK_TIME_RETRANS:
         tp->icsk_pending = 0;
+        SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "RTO",
+                  "snd_una=%" PRIu64 " packets_out=%u rto_ms=%" PRIu64 " backoff=%u", tp->snd_una,
+                  tp->packets_out, jiffies_to_usecs_hz(tp->icsk_rto, tp->hz) / 1000u,
+                  tp->icsk_backoff);
         tcp_retransmit_timer(tp, cpu);
         break;
     case ICSK_TIME_PROBE0:
@@ -156,6 +169,8 @@ void tcp_delack_timer_handler(TcpSock *tp, Cpu *cpu)
         tp->ack.ato = tcp_ato_min(tp);
     }
     tp->tcp_mstamp = sim_now(tcp_sim(tp));
+    SIM_LOG(tcp_host(tp), LOG_TIMER, cpu, "delack_timer", "sk=%u ato_ms=%" PRIu64, tp->sk.port,
+            jiffies_to_usecs_hz(tp->ack.ato, tp->hz) / 1000u);
     tcp_send_ack(tp, cpu);
     tcp_count(tp, CTR_TcpExtDelayedACKs, 1);
 }
@@ -166,10 +181,13 @@ static bool tcp_write_timer_run(SoftirqWork *w, Cpu *cpu)
 {
     TcpSock *tp = w->ctx;
     tcp_charge(tp, cpu, COST_TCP_TIMER);
-    if (sock_owned_by_user(&tp->sk))
+    if (sock_owned_by_user(&tp->sk)) {
         tp->tsq_flags |= TCPF_WRITE_TIMER_DEFERRED; /* run by tcp_release_cb */
-    else
+        SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "write_timer_deferred", "owner=%s pending=%u",
+                  tp->sk.owner->name, tp->icsk_pending);
+    } else {
         tcp_write_timer_handler(tp, cpu);
+    }
     return false;
 }
 
@@ -183,6 +201,8 @@ static bool tcp_delack_timer_run(SoftirqWork *w, Cpu *cpu)
     if (sock_owned_by_user(&tp->sk)) {
         tcp_count(tp, CTR_TcpExtDelayedACKLocked, 1);
         tp->tsq_flags |= TCPF_DELACK_TIMER_DEFERRED;
+        SIM_LOG(tcp_host(tp), LOG_TIMER, cpu, "delack_timer_deferred", "sk=%u owner=%s", tp->sk.port,
+                tp->sk.owner->name);
     } else {
         tcp_delack_timer_handler(tp, cpu);
     }

@@ -71,6 +71,12 @@ typedef struct CliRunArgs {
     gint64 max_events;
     double max_wall;
     char *max_memory;  /* --max-memory SIZE */
+    /* looking inside a run (README "Looking inside a run") */
+    char **pcap;        /* --pcap HOST[:NIC] */
+    gint snaplen;       /* --snaplen; 0 = default */
+    char *trace;        /* --trace FILE */
+    char *trace_window; /* --trace-window T0:T1 */
+    char **log;         /* --log CATEGORY[,CATEGORY] */
 } CliRunArgs;
 
 void cli_run_args_clear(CliRunArgs *a);

@@ -16,9 +16,13 @@
 #include <unistd.h>
 
 #include "models/invariants.h"
+#include "sim/evlog.h"
+#include "models/invariants.h"
 #include "sim/expr.h"
 #include "sim/output.h"
 #include "sim/run.h"
+#include "sim/run_observe.h"
+#include "sim/units.h"
 
 static volatile sig_atomic_t stop_signal; /* the one allowed global: see the top of this file */
 
@@ -138,6 +142,10 @@ void cli_run_args_clear(CliRunArgs *a)
     g_strfreev(a->sets);
     g_free(a->out);
     g_free(a->max_memory);
+    g_strfreev(a->pcap);
+    g_free(a->trace);
+    g_free(a->trace_window);
+    g_strfreev(a->log);
     memset(a, 0, sizeof *a);
 }
 
@@ -149,6 +157,72 @@ static gboolean check_sets(char **sets, const char *cmd)
             cli_usage_error(cmd, "--set '%s': expected KEY=VALUE", sets[i]);
             return FALSE;
         }
+    }
+    return TRUE;
+}
+
+/* --trace-window T0:T1: durations, either may be empty (0 / the end); T1 > T0 when both given. */
+static gboolean parse_trace_window(const char *text, sim_time_t *t0, sim_time_t *t1, GError **error)
+{
+    const char *colon = strchr(text, ':');
+    if (!colon) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "expected T0:T1, e.g. 1s:1.5s");
+        return FALSE;
+    }
+    g_autofree char *a = g_strndup(text, (gsize)(colon - text));
+    const char *b = colon + 1;
+    *t0 = 0;
+    *t1 = 0;
+    if (*g_strstrip(a) && !units_parse_duration(a, t0, error))
+        return FALSE;
+    if (*b && !units_parse_duration(b, t1, error))
+        return FALSE;
+    if (*b && *t1 <= *t0) {
+        g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "T1 must be after T0");
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* RunOptions of --pcap, --snaplen, --trace(-window), --log (checked by check_observe_args). */
+static void cli_observe_options(const CliRunArgs *a, RunOptions *opt, const char *trace)
+{
+    opt->pcap = (const char *const *)a->pcap;
+    opt->pcap_snaplen = (uint32_t)a->snaplen;
+    opt->trace_path = trace;
+    if (a->trace_window)
+        parse_trace_window(a->trace_window, &opt->trace_t0, &opt->trace_t1, NULL);
+    evlog_parse_categories((const char *const *)a->log, &opt->log_mask, NULL);
+}
+
+static gboolean check_observe_args(const CliRunArgs *a, const char *cmd)
+{
+    g_autoptr(GError) err = NULL;
+    if (a->snaplen < 0 || a->snaplen > 262144) {
+        cli_usage_error(cmd, "--snaplen: must be between 0 (the default, 128) and 262144");
+        return FALSE;
+    }
+    uint32_t mask;
+    if (!evlog_parse_categories((const char *const *)a->log, &mask, &err)) {
+        cli_usage_error(cmd, "--log: %s", err->message);
+        return FALSE;
+    }
+    if (a->log && !mask) {
+        cli_usage_error(cmd, "--log: no category given (categories: %s)", evlog_category_names());
+        return FALSE;
+    }
+    if (a->trace && !a->trace[0]) {
+        cli_usage_error(cmd, "--trace: empty file name");
+        return FALSE;
+    }
+    if (a->trace_window && !a->trace) {
+        cli_usage_error(cmd, "--trace-window needs --trace FILE");
+        return FALSE;
+    }
+    sim_time_t t0, t1;
+    if (a->trace_window && !parse_trace_window(a->trace_window, &t0, &t1, &err)) {
+        cli_usage_error(cmd, "--trace-window '%s': %s", a->trace_window, err->message);
+        return FALSE;
     }
     return TRUE;
 }
@@ -172,7 +246,7 @@ gboolean cli_run_args_check(const CliRunArgs *a, const char *cmd)
         cli_usage_error(cmd, "--max-wall: must be >= 0");
         return FALSE;
     }
-    return check_sets(a->sets, cmd);
+    return check_sets(a->sets, cmd) && check_observe_args(a, cmd);
 }
 
 GStrv cli_run_args_sets(const CliRunArgs *a)
@@ -283,10 +357,32 @@ static int finish_run(RunResult *r, const CliRunArgs *a, const char *label)
     return cli_interrupted_status();
 }
 
+/* The --trace file of this variant: FILE when one variant runs (a single --variant, or a
+ * scenario without variants), else FILE with ".<variant>" before its extension. */
+static char *trace_path(const CliRunArgs *a, const ScenarioConf *conf)
+{
+    if (!a->trace)
+        return NULL;
+    bool single = a->variants ? g_strv_length(a->variants) == 1 : conf->variant == NULL;
+    if (single)
+        return g_strdup(a->trace);
+    const char *label = cli_variant_label(conf->variant);
+    const char *slash = strrchr(a->trace, '/');
+    const char *dot = strrchr(slash ? slash + 1 : a->trace, '.');
+    if (!dot || dot == (slash ? slash + 1 : a->trace))
+        return g_strdup_printf("%s.%s", a->trace, label);
+    return g_strdup_printf("%.*s.%s%s", (int)(dot - a->trace), a->trace, label, dot);
+}
+
 int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, RunResult **out)
 {
     const char *label = cli_variant_label(conf->variant);
     g_autofree char *vdir = g_build_filename(dir, label, NULL);
+    g_autoptr(GError) perr = NULL;
+    if (!run_pcap_check(conf, (const char *const *)a->pcap, &perr)) {
+        fprintf(stderr, "%s\n", perr->message);
+        return CLI_EXIT_USAGE;
+    }
     if (g_mkdir_with_parents(vdir, 0777) != 0) {
         fprintf(stderr, "%s: cannot create directory: %s\n", vdir, g_strerror(errno));
         return CLI_EXIT_USAGE;
@@ -298,6 +394,8 @@ int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, 
         .stop = cli_stop_flag(),
         .out_dir = vdir,
     };
+    g_autofree char *trace = trace_path(a, conf);
+    cli_observe_options(a, &opt, trace);
     g_autoptr(GError) err = NULL;
     g_autoptr(RunResult) r = run_scenario(conf, &opt, &err);
     if (!r || !output_write_run(r, vdir, &err)) {

@@ -13,6 +13,8 @@
     "when it has none). Outputs go to DIR/<variant>/ (DIR defaults to out/<scenario name>,\n"     \
     "the variant directory is 'base' without variants): metrics.json, <host>.nstat and\n"        \
     "timeseries.csv. One summary line per variant is printed on stdout.\n"                       \
+    "--pcap, --trace and --log add packet captures, a Perfetto/chrome://tracing timeline and an\n" \
+    "event log (README.md, \"Looking inside a run\").\n"                                          \
     "\n"                                                                                         \
     "Examples:\n"                                                                                \
     "  sksim run scenarios/example.yaml\n"                                                       \
@@ -47,6 +49,20 @@ static void add_run_entries(GOptionContext *ctx, CliRunArgs *a, gboolean with_va
           "Stop each run after SECONDS of wall time (0: no limit)", "SECONDS" },
         { "max-memory", 0, 0, G_OPTION_ARG_STRING, &a->max_memory,
           "Refuse a scenario estimated to need more (default: 75% of RAM), e.g. 8GiB", "SIZE" },
+        { "pcap", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->pcap,
+          "Capture HOST's devices, or one (eth0, eth1... in link order, lo), into "
+          "DIR/<variant>/<host>-<nic>.pcap (repeatable)", "HOST[:NIC]" },
+        { "snaplen", 0, 0, G_OPTION_ARG_INT, &a->snaplen, "Bytes captured per packet (default 128)",
+          "N" },
+        { "trace", 0, 0, G_OPTION_ARG_FILENAME, &a->trace,
+          "Write a Chrome trace-event JSON timeline (Perfetto UI, chrome://tracing); with several "
+          "variants, FILE gets .<variant> before its extension", "FILE" },
+        { "trace-window", 0, 0, G_OPTION_ARG_STRING, &a->trace_window,
+          "Only this part of the run in the trace, e.g. 1s:1.2s (either side may be empty)",
+          "T0:T1" },
+        { "log", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->log,
+          "Write DIR/<variant>/events.log with these categories: tcp, timer, sched, softirq, "
+          "backlog, nic, all (repeatable)", "CATEGORY[,CATEGORY]" },
         { NULL },
     };
     if (with_variant)

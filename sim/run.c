@@ -10,6 +10,7 @@
 #include "models/world.h"
 #include "sim/evkind.h"
 #include "sim/progress.h"
+#include "sim/run_observe.h"
 #include "sim/sim.h"
 
 /* How often (in events) the hook looks at the stop flag, the wall clock and the progress line:
@@ -114,6 +115,13 @@ RunResult *run_scenario(const ScenarioConf *conf, const RunOptions *opt, GError 
     world_add_series(rc.world, series);
     series_start(series, rc.sim, 0);
     world_start(rc.world);
+    RunObservers *obs = run_observers_open(rc.world, rc.sim, series, conf, opt, error);
+    if (!obs) {
+        series_free(series);
+        world_free(rc.world);
+        sim_free(rc.sim);
+        return NULL;
+    }
     if (opt->progress)
         rc.progress = progress_new(conf->variant ? conf->variant : "base");
     rc.inv = invariants_new(rc.world, rc.sim);
@@ -132,11 +140,21 @@ RunResult *run_scenario(const ScenarioConf *conf, const RunOptions *opt, GError 
         series_sample(series, sim_now(rc.sim));
     sim_cancel(rc.sim, &rc.warmup_ev);
     series_stop(series);
+    g_autoptr(GError) obs_err = NULL;
+    bool observed = run_observers_close(obs, &obs_err);
     if (!rc.violation)
         invariants_check(rc.inv, &rc.violation);
     invariants_free(rc.inv);
     if (rc.violation) {
         g_propagate_error(error, rc.violation);
+        series_free(series);
+        world_free(rc.world);
+        sim_free(rc.sim);
+        return NULL;
+    }
+
+    if (!observed) {
+        g_propagate_error(error, g_steal_pointer(&obs_err));
         series_free(series);
         world_free(rc.world);
         sim_free(rc.sim);

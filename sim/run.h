@@ -25,6 +25,12 @@ typedef struct RunOptions {
     /* Called once the world is built, before the first event (tests: inject faults). */
     void (*setup)(World *w, Sim *sim, void *ctx);
     void *setup_ctx;
+    /* Looking inside a run (sim/run_observe.c); each off when zero/NULL. */
+    const char *const *pcap;       /* --pcap HOST[:NIC], NULL-terminated: out_dir/<host>-<nic>.pcap */
+    uint32_t pcap_snaplen;         /* bytes captured per packet; 0 = 128 */
+    const char *trace_path;        /* --trace: Chrome trace-event JSON */
+    sim_time_t trace_t0, trace_t1; /* --trace-window; t1 = 0: to the end */
+    uint32_t log_mask;             /* --log: LOG_* categories (sim/evlog.h): out_dir/events.log */
 } RunOptions;
 
 /* Debug builds check the invariants this often (in events) while a run goes on. */

@@ -24,6 +24,8 @@ struct Series {
     GArray *vals; /* double, row-major */
     SimEvent ev;
     Sim *sim;
+    SeriesListenerFn listener;
+    void *listener_ctx;
 };
 
 Series *series_new(sim_time_t interval_ns)
@@ -64,6 +66,14 @@ void series_sample(Series *s, sim_time_t now)
         double v = c->probe(c->ctx);
         g_array_append_val(s->vals, v);
     }
+    if (s->listener)
+        s->listener(s->listener_ctx, now);
+}
+
+void series_set_listener(Series *s, SeriesListenerFn fn, void *ctx)
+{
+    s->listener = fn;
+    s->listener_ctx = ctx;
 }
 
 static void series_fire(Sim *sim, void *ctx)

@@ -24,6 +24,10 @@ void series_start(Series *s, Sim *sim, sim_time_t first_ns);
 void series_stop(Series *s);
 /* Take one sample now (also used for the final row at the end of a run). */
 void series_sample(Series *s, sim_time_t now);
+/* Called after every row is taken (the trace's per-flow counters ride on the sampler, so that
+ * tracing adds no event to the run); fn NULL removes it. */
+typedef void (*SeriesListenerFn)(void *ctx, sim_time_t now);
+void series_set_listener(Series *s, SeriesListenerFn fn, void *ctx);
 
 size_t series_n_columns(const Series *s);
 size_t series_n_rows(const Series *s);
