@@ -154,6 +154,11 @@ struct TcpSock {
     uint64_t delivered;
     uint64_t lsndtime;             /* jiffies of the last data sent */
     uint64_t pacing_rate;          /* bytes/s; 0 = unlimited (no RTT yet) */
+    /* internal pacing (hosts.H.tcp.pacing, EDT 4.20+, T.F.4) */
+    sim_time_t tcp_wstamp_ns;      /* earliest departure time of the next skb */
+    uint64_t data_segs_out;        /* data segments sent, retransmissions included */
+    SimEvent pacing_timer;         /* the pacing hrtimer (ns), pinned to pacing_cpu */
+    Cpu *pacing_cpu;
     uint32_t tso_segs_goal;        /* tp->gso_segs of tcp_xmit_size_goal */
     /* RTT (T.C.2) */
     uint32_t srtt_us;              /* 8 x SRTT */
@@ -423,6 +428,9 @@ void tcp_release_cb_tp(TcpSock *tp, Cpu *cpu);
 void tcp_tsq_write(TcpSock *tp, Cpu *cpu);
 void tcp_mark_push(TcpSock *tp, Skb *skb);
 void tcp_tsq_init(TcpSock *tp);
+/* tcp_pacing_check: with internal pacing, true (and the pacing timer armed on cpu) while the
+ * next skb's departure time tcp_wstamp_ns is in the future. */
+bool tcp_pacing_check(TcpSock *tp, Cpu *cpu);
 void tcp_check_probe_timer(TcpSock *tp, Cpu *cpu);
 void tcp_send_probe0(TcpSock *tp, Cpu *cpu);
 uint64_t tcp_probe0_when(const TcpSock *tp);

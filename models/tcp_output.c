@@ -1,8 +1,8 @@
 /* tcp_output.c - the TCP sender's transmit side, as net/ipv4/tcp_output.c.
  *
  * What it models: building segments (header, window, timestamps, SACK/DSACK blocks), the
- * pending-frames loop tcp_write_xmit limited by cwnd, the peer's window, Nagle/Minshall and TCP
- * Small Queues, TSO autosizing, pure and delayed ACKs, retransmissions (fast, RTO, TLP) and the
+ * pending-frames loop tcp_write_xmit limited by cwnd, the peer's window, Nagle/Minshall, TCP
+ * Small Queues and optional internal pacing (hosts.H.tcp.pacing), TSO autosizing, pure and delayed ACKs, retransmissions (fast, RTO, TLP) and the
  * arming of the shared retransmit timer for RTO or TLP. Why: every ACK-clock, retransmission and
  * timer effect the seed patches change goes through these few functions, so they carry the
  * kernel's names and its order of operations. The deferred work of a socket released by its
@@ -110,6 +110,27 @@ static void tcp_event_data_sent(TcpSock *tp)
         tp->ack.pingpong++;
 }
 
+/* tcp_update_skb_after_send (4.20+ EDT, T.F.4), internal pacing only: the departure time
+ * tcp_wstamp_ns catches up with now, then advances by len / pacing_rate, less up to half of that
+ * as credit for the time the socket was late (OS jitter); sch_fq's original rule leaves the
+ * first 10 segments unpaced. Without a rate yet (no RTT: ~0UL in the kernel) nothing is paced. */
+static void tcp_update_skb_after_send(TcpSock *tp, const Skb *skb, uint32_t pcount)
+{
+    tp->data_segs_out += pcount;
+    if (!tcp_conf(tp)->pacing)
+        return;
+    sim_time_t prior_wstamp = tp->tcp_wstamp_ns;
+    if (tp->tcp_wstamp_ns < tp->tcp_mstamp)
+        tp->tcp_wstamp_ns = tp->tcp_mstamp;
+    uint64_t rate = tp->pacing_rate;
+    if (!rate || rate == UINT64_MAX || tp->data_segs_out < 10)
+        return;
+    uint64_t len_ns = (uint64_t)skb->len * (uint64_t)SIM_S / rate;
+    uint64_t credit = (uint64_t)(tp->tcp_wstamp_ns - prior_wstamp);
+    len_ns -= len_ns / 2 < credit ? len_ns / 2 : credit;
+    tp->tcp_wstamp_ns += (sim_time_t)len_ns;
+}
+
 /* __tcp_transmit_skb for a data skb of the write or retransmit queue: a clone goes down the
  * stack, charged to sk_wmem_alloc until TX completion (TSQ). TcpOutSegs counts new data only. */
 void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
@@ -132,6 +153,7 @@ void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
     if (new_data)
         tcp_count(tp, CTR_TcpOutSegs, pcount);
     tcp_charge(tp, cpu, COST_TCP_XMIT_SKB);
+    tcp_update_skb_after_send(tp, skb, pcount);
     tcp_xmit_out(tp, out, cpu);
 }
 
@@ -436,6 +458,8 @@ bool tcp_write_xmit(TcpSock *tp, uint32_t mss_now, int nonagle, int push_one, Cp
     Skb *skb;
     tp->tcp_mstamp = sim_now(tcp_sim(tp));
     while ((skb = tp->write_queue.head)) {
+        if (tcp_pacing_check(tp, cpu))
+            break;
         uint32_t pcount = tcp_write_xmit_prepare(tp, skb, mss_now, nonagle, push_one, &cwnd_limited);
         if (!pcount)
             break;
@@ -541,6 +565,8 @@ void tcp_xmit_retransmit_queue(TcpSock *tp, Cpu *cpu)
     for (Skb *skb = rtx_head; skb; skb = skb->next) {
         uint32_t in_flight = tcp_packets_in_flight(tp);
         if (in_flight >= tp->snd_cwnd || tp->retrans_out >= tp->lost_out)
+            break;
+        if (tcp_pacing_check(tp, cpu))
             break;
         uint32_t segs = tp->snd_cwnd - in_flight;
         if (segs > max_segs)
@@ -761,6 +787,19 @@ static bool tcp_tsq_run(SoftirqWork *w, Cpu *cpu)
     else
         tcp_tsq_write(tp, cpu);
     return false;
+}
+
+/* tcp_pacing_check (4.20+): with internal pacing, hold the next skb while its departure time is
+ * in the future and arm the pacing timer (tcp_timer.c) for it, unless already armed. */
+bool tcp_pacing_check(TcpSock *tp, Cpu *cpu)
+{
+    if (!tcp_conf(tp)->pacing || tp->tcp_wstamp_ns <= tp->tcp_mstamp)
+        return false;
+    if (!sim_event_pending(&tp->pacing_timer)) {
+        tp->pacing_cpu = cpu;
+        sim_schedule_at(tcp_sim(tp), &tp->pacing_timer, tp->tcp_wstamp_ns);
+    }
+    return true;
 }
 
 void tcp_tsq_init(TcpSock *tp)

@@ -223,16 +223,28 @@ static void tcp_delack_timer_fire(Sim *sim, void *ctx)
     cpu_raise_softirq(tp->delack_timer_cpu, &tp->delack_work);
 }
 
+/* tcp_pace_kick: the pacing hrtimer (HRTIMER_MODE_ABS_PINNED_SOFT, ns, not jiffies) expires on
+ * the CPU that armed it and runs the TSQ handler there in softirq (deferred to tcp_release_cb if
+ * the owner holds the socket), which resumes tcp_write_xmit. */
+static void tcp_pace_kick(Sim *sim, void *ctx)
+{
+    TcpSock *tp = ctx;
+    (void)sim;
+    cpu_raise_softirq(tp->pacing_cpu, &tp->tsq_work);
+}
+
 void tcp_init_xmit_timers(TcpSock *tp)
 {
     ktimer_init(&tp->rtx_timer, tp->hz, tcp_rtx_timer_fire, tp, EVK_TIMER, tp->sk.conn);
     ktimer_init(&tp->delack_timer, tp->hz, tcp_delack_timer_fire, tp, EVK_TIMER, tp->sk.conn);
     softirq_work_init(&tp->rtx_work, SOFTIRQ_TIMER, tcp_write_timer_run, tp);
     softirq_work_init(&tp->delack_work, SOFTIRQ_TIMER, tcp_delack_timer_run, tp);
+    sim_event_init(&tp->pacing_timer, tcp_pace_kick, tp, EVK_PACING, tp->sk.conn);
 }
 
 void tcp_stop_timers(TcpSock *tp)
 {
     ktimer_del(tcp_sim(tp), &tp->rtx_timer);
     ktimer_del(tcp_sim(tp), &tp->delack_timer);
+    sim_cancel(tcp_sim(tp), &tp->pacing_timer);
 }

@@ -167,6 +167,11 @@ static const ConfKey table[] = {
          "Tail loss probe: net.ipv4.tcp_early_retrans=3 (3.10+)."),
     HOST("tcp", "tcp.limit_output_bytes", CONF_T_SIZE, tcp.limit_output_bytes, "1MiB", "1", "1GiB",
          "TSQ cap net.ipv4.tcp_limit_output_bytes: 1 MiB now (256 KiB from 2015, 128 KiB from 2012)."),
+    HOST("tcp", "tcp.pacing", CONF_T_BOOL, tcp.pacing, "false", NULL, NULL,
+         "TCP internal pacing (EDT, 4.20+): each skb's departure is tcp_wstamp_ns, advanced by "
+         "len / pacing_rate (200% of cwnd*mss/srtt in slow start, 120% after), an hrtimer resumes "
+         "transmission. Off by default: Linux paces only with the fq qdisc, SO_MAX_PACING_RATE or "
+         "BBR; CUBIC over pfifo_fast does not pace."),
     HOST("tcp", "tcp.netdev_budget", CONF_T_PKTS, tcp.netdev_budget, "300", "1", "1000000",
          "net.core.netdev_budget: packets per net_rx_action() round."),
     HOST("tcp", "tcp.netdev_budget_usecs", CONF_T_DURATION, tcp.netdev_budget_ns, "2ms", "1us", "1s",

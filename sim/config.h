@@ -83,6 +83,7 @@ typedef struct TcpConf {
     bool timestamps;           /* hosts.H.tcp.timestamps */
     bool tlp;                  /* hosts.H.tcp.tlp (tcp_early_retrans >= 3) */
     uint32_t limit_output_bytes; /* hosts.H.tcp.limit_output_bytes (TSQ) */
+    bool pacing;               /* hosts.H.tcp.pacing: TCP internal pacing (EDT, 4.20+) */
     uint32_t netdev_budget;    /* hosts.H.tcp.netdev_budget (net.core.netdev_budget) */
     sim_time_t netdev_budget_ns; /* hosts.H.tcp.netdev_budget_usecs */
     uint32_t napi_weight;      /* hosts.H.tcp.napi_weight */

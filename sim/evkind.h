@@ -17,7 +17,8 @@
     X(EVK_NIC_RX, "nic_rx")                                                                     \
     X(EVK_APP, "app")                                                                           \
     X(EVK_WARMUP, "warmup")                                                                     \
-    X(EVK_NIC_IRQ, "nic_irq")
+    X(EVK_NIC_IRQ, "nic_irq")                                                                   \
+    X(EVK_PACING, "pacing")
 
 enum {
 #define SIM_EVKIND_ENUM(id, name) id,
