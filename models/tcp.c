@@ -151,7 +151,8 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
     tp->sk.rcvbuf = c->rcvbuf;
     tp->sk.sndbuf = c->sndbuf;
     tp->rcv_wscale = tcp_wscale_for(c->rcvbuf_max > c->rcvbuf ? c->rcvbuf_max : c->rcvbuf);
-    tp->window_clamp = tcp_win_from_space(tp->sk.rcvbuf);
+    tp->scaling_ratio = TCP_DEFAULT_SCALING_RATIO;           /* tcp_scaling_ratio_init */
+    tp->window_clamp = tcp_win_from_space(tp, tp->sk.rcvbuf);
     tp->rcv_wnd = tp->window_clamp < 65535u ? tp->window_clamp : 65535u; /* unscaled SYN window */
     tp->rcv_ssthresh = tp->rcv_wnd;
     tp->pred_ok = true;

@@ -185,6 +185,7 @@ struct TcpSock {
     /* ---- receiver ---- */
     uint64_t rcv_nxt, rcv_wup, copied_seq;
     uint32_t rcv_wnd, rcv_ssthresh, window_clamp;
+    uint8_t scaling_ratio;         /* skb->len / truesize in 1/256ths (6.5+, win_scaling) */
     SkbQueue rcv_queue;
     SkbQueue ofo_queue;            /* sorted by seq */
     IcskAck ack;
@@ -402,7 +403,11 @@ void tcp_fast_path_check(TcpSock *tp);
 void tcp_store_ts_recent_if(TcpSock *tp, uint64_t seq);
 void tcp_cleanup_rbuf(TcpSock *tp, uint64_t copied, Cpu *cpu);
 void tcp_rcv_space_adjust(TcpSock *tp);
-uint32_t tcp_win_from_space(uint64_t space);
+/* Assume a 50% default for skb->len/skb->truesize (include/net/tcp.h, TCP_RMEM_TO_WIN_SCALE 8). */
+#define TCP_RMEM_TO_WIN_SCALE 8
+#define TCP_DEFAULT_SCALING_RATIO (1u << (TCP_RMEM_TO_WIN_SCALE - 1))
+uint32_t tcp_win_from_space(const TcpSock *tp, uint64_t space);
+uint64_t tcp_space_from_win(const TcpSock *tp, uint64_t win);
 uint32_t __tcp_select_window(TcpSock *tp);
 
 /* ---- tcp_output.c ---- */

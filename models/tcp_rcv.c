@@ -2,7 +2,7 @@
  *
  * What it models: queueing in-order and out-of-order data (tcp_data_queue, tcp_data_queue_ofo,
  * tcp_ofo_queue), SACK blocks and DSACK generation (T.E.1), the receive window
- * (__tcp_select_window with tcp_adv_win_scale = 1: half the buffer is advertised), ATO
+ * (__tcp_select_window; the buffer's advertised share follows hosts.H.tcp.win_scaling), ATO
  * adaptation and quick-ACK (T.A.2-A.4), the ACK-now-or-delay decision __tcp_ack_snd_check with
  * the 6.7+ deferral while the owner processes the backlog (T.A.6), receive-side RTT and buffer
  * autotuning (tcp_rcv_space_adjust), and tcp_cleanup_rbuf after a read (T.A.7). Why: whether
@@ -12,25 +12,53 @@
  */
 #include "models/tcp_internal.h"
 
-/* tcp_win_from_space with tcp_adv_win_scale = 1 (pre-6.x default): half is overhead. */
-uint32_t tcp_win_from_space(uint64_t space)
+/* tcp_win_from_space: the part of `space` bytes of buffer advertised as window, the rest being
+ * left for skb overhead - 3/4 until 3.4 (tcp_adv_win_scale 2), 1/2 in 3.5-6.4 (b49960a05e32,
+ * tcp_adv_win_scale 1), space * scaling_ratio / 256 from 6.5 (dfa2f0483360). */
+uint32_t tcp_win_from_space(const TcpSock *tp, uint64_t space)
 {
-    uint64_t w = space - (space >> 1);
+    uint64_t w;
+    switch (tcp_conf(tp)->win_scaling) {
+    case TCP_WIN_ADV_WIN_SCALE_2:
+        w = space - (space >> 2);
+        break;
+    case TCP_WIN_ADV_WIN_SCALE_1:
+        w = space - (space >> 1);
+        break;
+    default:
+        w = (space * tp->scaling_ratio) >> TCP_RMEM_TO_WIN_SCALE;
+        break;
+    }
     return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+}
+
+/* tcp_space_from_win: the buffer that advertises `win` (autotuning); 6.5+ __tcp_space_from_win
+ * is (win << 8) / scaling_ratio. Older kernels sized by SKB_TRUESIZE per MSS; the model uses the
+ * inverse of the era's share, as it did for adv_win_scale 1 (2 x win). */
+uint64_t tcp_space_from_win(const TcpSock *tp, uint64_t win)
+{
+    switch (tcp_conf(tp)->win_scaling) {
+    case TCP_WIN_ADV_WIN_SCALE_2:
+        return (win << 2) / 3;
+    case TCP_WIN_ADV_WIN_SCALE_1:
+        return win << 1;
+    default:
+        return (win << TCP_RMEM_TO_WIN_SCALE) / tp->scaling_ratio;
+    }
 }
 
 /* tcp_space: what the receive buffer can still take (the backlog counts, H.B.1). */
 static uint32_t tcp_space(const TcpSock *tp)
 {
     uint64_t used = tp->sk.rmem_alloc + tp->sk.backlog_len;
-    return used >= tp->sk.rcvbuf ? 0 : tcp_win_from_space(tp->sk.rcvbuf - used);
+    return used >= tp->sk.rcvbuf ? 0 : tcp_win_from_space(tp, tp->sk.rcvbuf - used);
 }
 
 uint32_t __tcp_select_window(TcpSock *tp)
 {
     uint32_t mss = tp->ack.rcv_mss;
     uint32_t free_space = tcp_space(tp);
-    uint32_t allowed_space = tcp_win_from_space(tp->sk.rcvbuf);
+    uint32_t allowed_space = tcp_win_from_space(tp, tp->sk.rcvbuf);
     uint32_t full_space = tp->window_clamp < allowed_space ? tp->window_clamp : allowed_space;
     uint32_t unit = 1u << tp->rcv_wscale;
     if (mss > full_space)
@@ -66,11 +94,52 @@ void tcp_enter_quickack_mode(TcpSock *tp, uint32_t max_quickacks)
     tp->ack.ato = tcp_ato_min(tp);
 }
 
+/* SOCK_MIN_RCVBUF = 2 x TCP_SKB_MIN_TRUESIZE (2048 + 256), the floor of tcp_set_window_clamp. */
+#define SOCK_MIN_RCVBUF 4608u
+
+/* tcp_set_window_clamp (6.18, after 8e0e8bef4841): a smaller clamp pulls rcv_ssthresh down, a
+ * larger one lets it rise to min(rcv_wnd, clamp). No SO_RESERVE_MEM, so no reserved floor. */
+static void tcp_set_window_clamp(TcpSock *tp, uint32_t val)
+{
+    uint32_t old_clamp = tp->window_clamp;
+    uint32_t new_clamp = val > SOCK_MIN_RCVBUF / 2 ? val : SOCK_MIN_RCVBUF / 2;
+    if (new_clamp == old_clamp)
+        return;
+    tp->window_clamp = new_clamp;
+    if (new_clamp < old_clamp) {
+        if (tp->rcv_ssthresh > new_clamp)
+            tp->rcv_ssthresh = new_clamp;
+    } else {
+        uint32_t r = tp->rcv_wnd < new_clamp ? tp->rcv_wnd : new_clamp;
+        if (r > tp->rcv_ssthresh)
+            tp->rcv_ssthresh = r;
+    }
+}
+
+/* tcp_measure_rcv_mss's 6.5+ part: when the MSS estimate changes, scaling_ratio becomes
+ * (skb->len << 8) / skb->truesize (at least 1) and window_clamp follows (a2cbb1603943, 2024;
+ * through tcp_set_window_clamp since 2025), capping rcvq_space.space. */
+static void tcp_update_scaling_ratio(TcpSock *tp, const Skb *skb)
+{
+    if (tcp_conf(tp)->win_scaling != TCP_WIN_SCALING_RATIO || !skb->truesize)
+        return;
+    uint64_t val = ((uint64_t)skb->len << TCP_RMEM_TO_WIN_SCALE) / skb->truesize;
+    uint8_t old_ratio = tp->scaling_ratio;
+    tp->scaling_ratio = (uint8_t)(val == 0 ? 1 : val > UINT8_MAX ? UINT8_MAX : val);
+    if (old_ratio == tp->scaling_ratio)
+        return;
+    tcp_set_window_clamp(tp, tcp_win_from_space(tp, tp->sk.rcvbuf));
+    if (tp->window_clamp < tp->rcvq_space.space)
+        tp->rcvq_space.space = tp->window_clamp;
+}
+
 /* tcp_measure_rcv_mss (T.A.2). */
 static void tcp_measure_rcv_mss(TcpSock *tp, const Skb *skb)
 {
     uint32_t len = skb->gso_size ? skb->gso_size : skb->len;
     if (len >= tp->ack.rcv_mss) {
+        if (len != tp->ack.rcv_mss)
+            tcp_update_scaling_ratio(tp, skb);
         tp->ack.rcv_mss = len < tp->advmss ? len : tp->advmss;
         return;
     }
@@ -95,8 +164,8 @@ static void tcp_measure_rcv_mss(TcpSock *tp, const Skb *skb)
  * both sides until the skb's share fits (2 x rcv_mss), or never (0). */
 static uint32_t __tcp_grow_window(const TcpSock *tp, const Skb *skb)
 {
-    uint64_t truesize = tcp_win_from_space(skb->truesize) >> 1;
-    uint64_t window = tcp_win_from_space(tcp_conf(tp)->rcvbuf_max) >> 1;
+    uint64_t truesize = tcp_win_from_space(tp, skb->truesize) >> 1;
+    uint64_t window = tcp_win_from_space(tp, tcp_conf(tp)->rcvbuf_max) >> 1;
     while (tp->rcv_ssthresh <= window) {
         if (truesize <= skb->len)
             return 2u * tp->ack.rcv_mss;
@@ -114,7 +183,7 @@ static void tcp_grow_window(TcpSock *tp, const Skb *skb)
     int64_t room = (int64_t)(tp->window_clamp < space ? tp->window_clamp : space) - tp->rcv_ssthresh;
     if (room <= 0)
         return;
-    uint64_t incr = tcp_win_from_space(skb->truesize) <= skb->len ? 2u * tp->advmss
+    uint64_t incr = tcp_win_from_space(tp, skb->truesize) <= skb->len ? 2u * tp->advmss
                                                                    : __tcp_grow_window(tp, skb);
     if (!incr)
         return;
@@ -183,12 +252,12 @@ void tcp_rcv_space_adjust(TcpSock *tp)
         uint64_t rcvwin = (copied << 1) + 16u * tp->advmss; /* 2 x copied + 16 MSS of slack */
         uint64_t grow = rcvwin * (copied - tp->rcvq_space.space) / tp->rcvq_space.space;
         rcvwin += grow << 1;
-        uint64_t rcvbuf = rcvwin << 1; /* tcp_space_from_win, adv_win_scale 1 */
+        uint64_t rcvbuf = tcp_space_from_win(tp, rcvwin);
         if (rcvbuf > c->rcvbuf_max)
             rcvbuf = c->rcvbuf_max;
         if (rcvbuf > tp->sk.rcvbuf) {
             tp->sk.rcvbuf = (uint32_t)rcvbuf;
-            tp->window_clamp = tcp_win_from_space(rcvbuf);
+            tp->window_clamp = tcp_win_from_space(tp, rcvbuf);
         }
         tp->rcvq_space.space = (uint32_t)copied;
     }

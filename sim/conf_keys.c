@@ -22,6 +22,7 @@ G_STATIC_ASSERT(sizeof(PrequeueDelackPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(SchedPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
 G_STATIC_ASSERT(sizeof(CongControl) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpWinScaling) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
 
 /* Choices in enum order (index == enum value). */
@@ -31,8 +32,11 @@ static const char *const delack_choices[] = {"rto_min_3_4", "min_ato", NULL};
 static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
+static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
+                                                  "scaling_ratio", NULL};
 static const char *const workload_choices[] = {"stream", "rr", NULL};
 
+G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
                 PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
 
@@ -181,6 +185,12 @@ static const ConfKey table[] = {
          "NAPI poll weight (NAPI_POLL_WEIGHT, net.core.dev_weight): 64 packets per poll."),
     HOST("tcp", "tcp.netdev_max_backlog", CONF_T_PKTS, tcp.max_backlog, "1000", "1", "1000000",
          "net.core.netdev_max_backlog: per-CPU input queue (loopback, RPS) in packets."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.win_scaling", tcp.win_scaling, "scaling_ratio",
+             win_scaling_choices, "tcp",
+             "Share of sk_rcvbuf advertised as window (tcp_win_from_space): adv_win_scale_2 = 3/4 "
+             "(until 3.4), adv_win_scale_1 = 1/2 (3.5-6.4, b49960a05e32), scaling_ratio = "
+             "`space * len/truesize` measured per socket from received skbs, starting at 1/2 "
+             "(6.5+, dfa2f0483360)."),
     SIM_COSTS(COST_ROW)
 
     /* ---- links.<link> ---- */

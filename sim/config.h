@@ -50,6 +50,11 @@ typedef struct StackConf {
 typedef enum { SCHED_CFS, SCHED_EEVDF } SchedPolicy;
 typedef enum { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL } PreemptModel;
 typedef enum { CC_CUBIC, CC_RENO } CongControl;
+typedef enum {
+    TCP_WIN_ADV_WIN_SCALE_2, /* until 3.4: tcp_adv_win_scale = 2, window = 3/4 of the space */
+    TCP_WIN_ADV_WIN_SCALE_1, /* 3.5-6.4 (b49960a05e32): tcp_adv_win_scale = 1, half */
+    TCP_WIN_SCALING_RATIO,   /* 6.5+ (dfa2f0483360): space * scaling_ratio / 256, measured */
+} TcpWinScaling;
 
 typedef struct SchedConf {
     SchedPolicy policy;            /* hosts.H.sched.policy */
@@ -88,6 +93,7 @@ typedef struct TcpConf {
     sim_time_t netdev_budget_ns; /* hosts.H.tcp.netdev_budget_usecs */
     uint32_t napi_weight;      /* hosts.H.tcp.napi_weight */
     uint32_t max_backlog;      /* hosts.H.tcp.netdev_max_backlog */
+    TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */
 } TcpConf;
 
 typedef struct HostConf {

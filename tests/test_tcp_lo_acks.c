@@ -56,7 +56,7 @@ static void test_lo_acks_every_second_skb(void)
     th_read(tb->b);
     g_assert_cmpuint(th_pending(tb, 1), ==, 0);
 
-    tb->b->rcv_ssthresh = tcp_win_from_space(4194304u - LO_TRUESIZE);
+    tb->b->rcv_ssthresh = tcp_win_from_space(tb->b, 4194304u - LO_TRUESIZE);
     g_assert_cmpuint(tb->b->rcv_ssthresh, ==, 2063771u);
     tb->b->ack.quick = 0;
 

@@ -1,0 +1,198 @@
+/* test_tcp_window.c - the receive window's share of the buffer by kernel era
+ * (hosts.H.tcp.win_scaling: tcp_win_from_space, tcp_space_from_win, 6.5+ scaling_ratio measured
+ * in tcp_measure_rcv_mss; notes B.4 host, A.2 timers-acks). All figures hand-computed. */
+#include "models/truesize.h"
+#include "tcp_harness.h"
+
+static TcpBench *bench(TcpWinScaling w)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.win_scaling = w;
+    th_connect(tb, 1500);
+    return tb;
+}
+
+/* tcp_win_from_space(131072): adv_win_scale 2 -> 131072 - 32768 = 98304; adv_win_scale 1 ->
+ * 65536; scaling_ratio 128 -> 131072 x 128 / 256 = 65536, at 176 -> 90112. The inverse for
+ * autotuning: 65536 -> 65536 x 4 / 3 = 87381, 2 x 65536 = 131072, 65536 x 256 / 128 = 131072,
+ * 65536 x 256 / 176 = 16777216 / 176 = 95325. The initial window_clamp is the full space. */
+static void test_win_from_space(void)
+{
+    static const struct {
+        TcpWinScaling w;
+        uint8_t ratio;
+        uint32_t win;
+        uint64_t space;
+    } cases[] = {
+        {TCP_WIN_ADV_WIN_SCALE_2, 128, 98304, 87381},
+        {TCP_WIN_ADV_WIN_SCALE_1, 128, 65536, 131072},
+        {TCP_WIN_SCALING_RATIO, 128, 65536, 131072},
+        {TCP_WIN_SCALING_RATIO, 176, 90112, 95325},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = bench(cases[i].w);
+        TcpSock *b = tb->b;
+        g_assert_cmpuint(b->scaling_ratio, ==, TCP_DEFAULT_SCALING_RATIO);
+        if (cases[i].ratio == 128)
+            g_assert_cmpuint(b->window_clamp, ==, cases[i].win);
+        b->scaling_ratio = cases[i].ratio;
+        g_assert_cmpuint(tcp_win_from_space(b, 131072), ==, cases[i].win);
+        g_assert_cmpuint(tcp_space_from_win(b, 65536), ==, cases[i].space);
+        th_free(tb);
+    }
+}
+
+/* __tcp_select_window with rcvbuf 131072, 32768 bytes unread and rcv_ssthresh out of the way:
+ * free = win_from_space(98304) = 73728 (3/4), 49152 (1/2), 49152 (ratio 128), 67584 (ratio
+ * 176: 98304 x 176 / 256); each is at least half of full_space (98304, 65536, 65536, 90112), so
+ * the window is free rounded up to 128 (wscale 7): all are multiples already. */
+static void test_select_window(void)
+{
+    static const struct {
+        TcpWinScaling w;
+        uint8_t ratio;
+        uint32_t win;
+    } cases[] = {
+        {TCP_WIN_ADV_WIN_SCALE_2, 128, 73728},
+        {TCP_WIN_ADV_WIN_SCALE_1, 128, 49152},
+        {TCP_WIN_SCALING_RATIO, 128, 49152},
+        {TCP_WIN_SCALING_RATIO, 176, 67584},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = bench(cases[i].w);
+        TcpSock *b = tb->b;
+        g_assert_cmpuint(b->rcv_wscale, ==, 7);
+        b->scaling_ratio = cases[i].ratio;
+        b->window_clamp = tcp_win_from_space(b, b->sk.rcvbuf);
+        b->rcv_ssthresh = b->window_clamp;
+        b->sk.rmem_alloc = 32768;
+        g_assert_cmpuint(__tcp_select_window(b), ==, cases[i].win);
+        b->sk.rmem_alloc = 0;
+        th_free(tb);
+    }
+}
+
+/* Hand a's oldest captured data skb to b as a GRO skb of `frames` MTU-1500 frames (gso_size
+ * 1448) charging `truesize`. a's first flight of 14480 bytes leaves as two TSO skbs of 5
+ * segments (7240 bytes). */
+static void deliver_as_gro(TcpBench *tb, uint32_t frames, uint32_t truesize)
+{
+    Skb *skb = th_take(tb, 0);
+    g_assert_nonnull(skb);
+    g_assert_cmpuint(skb->len, ==, frames * 1448);
+    skb->gso_size = 1448;
+    skb->gso_segs = (uint16_t)frames;
+    skb->truesize = truesize;
+    th_deliver_skb(tb, 0, skb);
+}
+
+/* 6.5+: the first GRO skb (5 frames: truesize_gro_skb(1500, 5) = 2624 + 4 x 2048 = 10816)
+ * changes rcv_mss (536 -> 1448), so scaling_ratio = 7240 x 256 / 10816 = 1853440 / 10816 = 171
+ * (171.36), and window_clamp follows: tcp_set_window_clamp(131072 x 171 / 256 = 87552) > 65536
+ * (rcvq_space.space 65535 stays). The second skb has the same gso_size (len == rcv_mss), so its
+ * truesize of 40000 (ratio 46) is not sampled: the kernel only divides when the MSS estimate
+ * changes. Under adv_win_scale 1 the ratio is never measured and the clamp stays at half. */
+static void test_scaling_ratio_converges(void)
+{
+    for (int era = 0; era < 2; era++) {
+        TcpBench *tb = bench(era ? TCP_WIN_SCALING_RATIO : TCP_WIN_ADV_WIN_SCALE_1);
+        TcpSock *b = tb->b;
+        g_assert_cmpuint(truesize_gro_skb(1500, 5), ==, 10816);
+        th_write(tb->a, 14480);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+        deliver_as_gro(tb, 5, truesize_gro_skb(1500, 5));
+        g_assert_cmpuint(b->ack.rcv_mss, ==, 1448);
+        g_assert_cmpuint(b->scaling_ratio, ==, era ? 171 : 128);
+        g_assert_cmpuint(b->window_clamp, ==, era ? 87552 : 65536);
+        g_assert_cmpuint(b->rcvq_space.space, ==, 65535);
+        deliver_as_gro(tb, 5, 40000);
+        g_assert_cmpuint(b->scaling_ratio, ==, era ? 171 : 128);
+        g_assert_cmpuint(b->window_clamp, ==, era ? 87552 : 65536);
+        th_pump(tb);
+        th_read(b);
+        th_free(tb);
+    }
+}
+
+/* A shrinking ratio pulls the clamp and rcv_ssthresh down: a first skb of 1448 bytes in a
+ * 2624-byte frame (no GRO) gives 1448 x 256 / 2624 = 141 (141.27); window_clamp = 131072 x 141
+ * / 256 = 72192; then a 7240-byte skb whose gso_size 1460 differs re-measures: 7240 x 256 /
+ * 40000 = 46 (46.34) -> window_clamp 131072 x 46 / 256 = 23552 < 72192, so rcv_ssthresh <=
+ * 23552, and rcvq_space.space (65535) is cut to 23552. */
+static void test_scaling_ratio_shrinks(void)
+{
+    TcpBench *tb = bench(TCP_WIN_SCALING_RATIO);
+    TcpSock *b = tb->b;
+    th_write(tb->a, 1448);
+    Skb *skb = th_take(tb, 0);
+    g_assert_cmpuint(skb->len, ==, 1448);
+    skb->gso_size = 0;
+    skb->truesize = truesize_rx_frame(1500);
+    g_assert_cmpuint(skb->truesize, ==, 2624);
+    th_deliver_skb(tb, 0, skb);
+    g_assert_cmpuint(b->scaling_ratio, ==, 141);
+    g_assert_cmpuint(b->window_clamp, ==, 72192);
+    th_pump(tb);
+    th_read(b);
+    th_run_to(tb, 1 * SIM_MS);
+    th_write(tb->a, 7240);
+    skb = th_take(tb, 0);
+    g_assert_cmpuint(skb->len, ==, 7240);
+    skb->gso_size = 1460;
+    skb->truesize = 40000;
+    th_deliver_skb(tb, 0, skb);
+    g_assert_cmpuint(b->scaling_ratio, ==, 46);
+    g_assert_cmpuint(b->window_clamp, ==, 23552);
+    g_assert_cmpuint(b->rcv_ssthresh, <=, 23552);
+    g_assert_cmpuint(b->rcvq_space.space, ==, 23552);
+    th_pump(tb);
+    th_read(b);
+    th_free(tb);
+}
+
+/* __tcp_ack_snd_check (notes A.2): with more than one rcv_mss unACKed and unread, the ACK goes
+ * at once only if __tcp_select_window() >= rcv_wnd. rcv_wnd 65536 advertised, 32768 bytes
+ * unread in rcvbuf 131072: 73728 (3/4) and 67584 (ratio 176) reach it -> ACK now; 49152
+ * (1/2, ratio 128) does not -> delayed ACK. */
+static void test_ack_rule_follows_window(void)
+{
+    static const struct {
+        TcpWinScaling w;
+        uint8_t ratio;
+        bool ack_now;
+    } cases[] = {
+        {TCP_WIN_ADV_WIN_SCALE_2, 128, true},
+        {TCP_WIN_ADV_WIN_SCALE_1, 128, false},
+        {TCP_WIN_SCALING_RATIO, 128, false},
+        {TCP_WIN_SCALING_RATIO, 176, true},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = bench(cases[i].w);
+        TcpSock *b = tb->b;
+        b->scaling_ratio = cases[i].ratio;
+        b->window_clamp = tcp_win_from_space(b, b->sk.rcvbuf);
+        b->rcv_ssthresh = b->window_clamp;
+        b->rcv_wnd = 65536;
+        b->ack.rcv_mss = 1448;
+        b->ack.quick = 0;
+        b->ack.pingpong = 0;
+        b->rcv_nxt += 2 * 1448; /* two segments received, not yet read or ACKed */
+        b->sk.rmem_alloc = 32768;
+        uint32_t before = th_pending(tb, 1);
+        __tcp_ack_snd_check(b, false, NULL);
+        g_assert_cmpuint(th_pending(tb, 1) - before, ==, cases[i].ack_now ? 1 : 0);
+        b->sk.rmem_alloc = 0;
+        th_free(tb);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp_window/win_from_space", test_win_from_space);
+    g_test_add_func("/tcp_window/select_window", test_select_window);
+    g_test_add_func("/tcp_window/scaling_ratio_converges", test_scaling_ratio_converges);
+    g_test_add_func("/tcp_window/scaling_ratio_shrinks", test_scaling_ratio_shrinks);
+    g_test_add_func("/tcp_window/ack_rule_follows_window", test_ack_rule_follows_window);
+    return g_test_run();
+}
