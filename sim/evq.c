@@ -1,51 +1,60 @@
-/* evq.c - the pending-event queue: an exact hierarchical timing wheel (a radix structure on
- * time), with a 4-ary heap as fallback for the rare event scheduled before the wheel's cursor.
+/* evq.c - the pending-event queue, ordered by (time, seq): a 4-ary heap while it holds few
+ * events, an exact hierarchical timing wheel (a radix structure on time) when it holds many.
  *
- * Why: a heap costs a dependent chain of ~log4(n) compare-and-move steps, each a likely cache
- * miss at n = 10^5, plus an index write into every event it moves. The wheel does O(1) work per
- * push and pop whatever n is, touches no event but the one pushed or popped, and knows which
- * events fire next (so it can prefetch them). Its levels are the digits of the time, so it has
- * no bucket width to tune: unlike a calendar queue it needs no resizing, and a mix of
- * nanosecond work and one-second timers costs at most a few cascades per timer (below).
+ * Why. A heap costs a dependent chain of ~log4(n) compare-and-move steps per operation, each a
+ * likely cache miss and branch miss at n = 10^5, plus an index write into every event it moves.
+ * The wheel does O(1) work per push, pop and cancel whatever n is, touches no event but the one
+ * pushed or popped, and knows which events fire next (so it prefetches them). Its levels are the
+ * digits of the time, so it has no bucket width to tune: unlike a calendar queue it needs no
+ * resizing by sampling, and it does not degrade when nanosecond work is mixed with millisecond
+ * and one-second timers. But per event it keeps more bookkeeping than a small heap, which lives
+ * in L1: below WHEEL_ABOVE events the heap is as fast or faster, so the queue starts as a heap,
+ * moves to the wheel above WHEEL_ABOVE events and back below HEAP_BELOW (the moves cost
+ * O(n log n) and are at least 48 operations apart).
  *
- * Structure. The cursor is a time <= every event in the wheel. An event at time t sits at the
+ * The wheel. The cursor is a time <= every event in the wheel. An event at time t sits at the
  * level of the highest bit in which t differs from the cursor:
- *   level 0      t ^ cursor < 2^16: 65536 slots of exactly 1 ns (slot = t mod 2^16)
- *   level k >= 1 that bit is in [16 + 8(k-1), 16 + 8k): 256 slots, slot = that 8-bit digit of t
- * So level 0 covers the cursor's aligned 65.5 us block, level 1 its 16.8 ms block in 65.5 us
- * slots, level 2 its 4.3 s block in 16.8 ms slots, and so on up to 2^63. A level-k slot whose
+ *   level 0      t ^ cursor < 2^14: 16384 slots of exactly 1 ns (slot = t mod 2^14)
+ *   level k >= 1 that bit is in [14 + 8(k-1), 14 + 8k): 256 slots, slot = that 8-bit digit of t
+ * So level 0 covers the cursor's aligned 16.4 us block, level 1 its 4.2 ms block in 16.4 us
+ * slots, level 2 its 1.07 s block in 4.2 ms slots, and so on up to 2^63. A level-k slot whose
  * digit is <= the cursor's is always empty (its events would be at a lower level).
  *
- * Finding the earliest event: the first non-empty level-0 slot at or after the cursor (bitmap
- * search). When level 0 has none, the lowest non-empty slot of the lowest non-empty level is
- * cascaded: the cursor moves to that slot's start and its events are pushed again, relative to
- * the new cursor, which puts each one at a lower level. An event thus moves at most once per
- * level it started above: a 200 ms timer twice, a 2 us delay (almost always) never.
+ * The earliest event is the head of the first non-empty level-0 slot at or after the cursor
+ * (bitmap search from `scan`, a remembered lower bound). When level 0 is empty the first
+ * non-empty slot of the lowest non-empty level is cascaded: the cursor moves to that slot's
+ * start - or, when it holds few events, straight to the earliest of them - and its events are
+ * pushed again relative to the new cursor, which puts each at a lower level. So an event moves
+ * at most once per level it started above: a 200 ms timer at most twice, a 2 us delay rarely.
  *
  * Order. Every push carries the largest seq so far and is appended at a slot's tail; a cascade
- * only fills slots that are empty (everything below the cascaded level is), in its own order.
- * So every slot is in seq order; a level-0 slot holds a single time, so its FIFO order is the
- * (time, seq) order, and ties fire in schedule order.
+ * only fills slots that are empty (everything below the cascaded level is), in its own order;
+ * the move from the heap appends in seq order. So every slot is in seq order; a level-0 slot
+ * holds a single time, so its FIFO order is the (time, seq) order: ties fire in schedule order.
  *
- * The early heap. evq_first may move the cursor past the Sim's clock (to the start of the slot
- * it cascades, which is <= end and <= the earliest event). If the run then returns before that
- * event fires, a later push can be earlier than the cursor: it goes to the 4-ary heap, whose
- * events are therefore all earlier than every wheel event. In a run the heap stays empty.
+ * Events before the cursor. evq_first may move the cursor past the Sim's clock (never past end,
+ * never past the earliest event). If the run then returns before that event fires (stop, event
+ * limit), a later push can be earlier than the cursor: it goes to the heap, whose events are
+ * then all earlier than every wheel event. In a run this never happens.
  *
- * Where an event is follows from (time, cursor) alone: time < cursor: the heap, at heap_idx;
- * otherwise the slot computed from time and cursor, at cell heap_idx. So cancel is O(1).
+ * Where an event is follows from the mode, its time and the cursor: in the heap (at heap_idx)
+ * without the wheel or when time < cursor, else in the slot computed from (time, cursor), at
+ * cell heap_idx. So cancel is O(1) in the wheel, O(log n) in the heap.
  *
  * Slots are FIFOs of cells in chains of chunks: 8 cells, one cache line, 7 events and a link to
  * the next chunk. Chunks come from a pool that grows by doubling, with a free list: after
- * warm-up nothing is allocated. A cancelled event leaves a NULL cell, skipped when the head
- * reaches it; once dead cells outnumber events every slot is rebuilt, so memory stays O(events)
+ * warm-up nothing is allocated. A popped or cancelled event's cell is cleared (the queue keeps
+ * no pointer to an event that is not pending); cancelled cells are skipped when the head reaches
+ * them, and once they outnumber the events every slot is rebuilt, so memory stays O(events)
  * however often events are re-armed.
  *
  * Invariants (evq_check): every wheel event has time >= cursor and sits in the slot computed
- * from (time, cursor), at the cell its heap_idx names; slots are in seq order; the dead count
- * and the non-empty bitmaps are exact; the head cell of a non-empty slot is live; every
- * heap event is earlier than the cursor, the heap is a heap and heap_idx is right; each chunk is
- * in exactly one chain or the free list; len counts everything.
+ * from (time, cursor), at the cell its heap_idx names; slots are in seq order; the head cell of
+ * a non-empty slot is live; the dead-cell count and the non-empty bitmaps are exact; no level-0
+ * slot between the cursor's and scan is non-empty; with the wheel, every heap event is earlier
+ * than the cursor; without it, the wheel is empty; the heap is a heap (but for a hole at its top
+ * after a lazy pop) and heap_idx is right; each chunk is in exactly one chain or the free list;
+ * len counts every event.
  */
 #include "sim/evq.h"
 
@@ -56,8 +65,19 @@
 #define LN_MASK (EVQ_LN_SLOTS - 1)
 #define CHUNK 8u         /* cells per chunk */
 #define LINK (CHUNK - 1) /* the cell of a chunk that links to the next */
+_Static_assert(EVQ_L0_BITS >= 12 && EVQ_LN_BITS >= 6, "bitmap words and summary assume it");
+
 #ifndef PREFETCH
 #define PREFETCH 4u /* how many events ahead pop fetches the next to fire */
+#endif
+#ifndef WHEEL_ABOVE
+#define WHEEL_ABOVE 64 /* more events than this: the wheel */
+#endif
+#ifndef HEAP_BELOW
+#define HEAP_BELOW 16 /* fewer than this: the heap */
+#endif
+#ifndef BATCH
+#define BATCH 32 /* events a cascade collects (and fetches) before it reads their times */
 #endif
 
 /* ---------------------------------------------------------------- the fallback 4-ary heap */
@@ -138,6 +158,15 @@ static void heap_remove(EvqHeap *h, size_t i)
         sift_up(h, i, last);
     else
         sift_down(h, i, last);
+}
+
+/* Complete a lazy pop of the heap's top (see evq_pop_first). */
+static inline void fill_hole(Evq *q)
+{
+    if (q->hole) {
+        q->hole = false;
+        heap_remove(&q->heap, 0);
+    }
 }
 
 /* ---------------------------------------------------------------- chunks */
@@ -265,41 +294,116 @@ static inline void advance_head(Evq *q, size_t gi)
     s->head = h;
 }
 
-/* Empty slot gi and push its events again, in order: to lower levels after the cursor moved to
- * the slot's start (a cascade), or back into the same slot (compaction: drops the dead cells). */
-static void redistribute(Evq *q, size_t gi)
+/* Push a batch of events again, in order. Their times are read only now that the loads
+ * issued while collecting them had time to land; the target slots are fetched before use. */
+static void append_batch(Evq *q, SimEvent **batch, size_t n)
+{
+    if (!q->wheel) { /* emptying the wheel into the heap */
+        for (size_t i = 0; i < n; i++)
+            heap_push(&q->heap, batch[i]);
+        return;
+    }
+    size_t gi[BATCH];
+    for (size_t i = 0; i < n; i++) {
+        gi[i] = slot_of(q->cursor, batch[i]->time);
+        __builtin_prefetch(&q->slots[gi[i]]);
+    }
+    for (size_t i = 0; i < n; i++)
+        slot_append(q, gi[i], batch[i]);
+}
+
+/* Empty slot gi and push its events again, in order. A cascade (start >= 0: the slot's first
+ * time, > 0) first moves the cursor to start - or, when the slot holds at most BATCH events,
+ * straight to the earliest of them if that is <= end, which lands it in level 0 at once rather
+ * than one level at a time. Otherwise (start < 0) the cursor stays: compaction refills the same
+ * slot minus its dead cells, or, without the wheel, the events go to the heap. */
+static void redistribute(Evq *q, size_t gi, sim_time_t start, sim_time_t end)
 {
     EvqSlot old = q->slots[gi];
     q->slots[gi] = (EvqSlot){ 0, 0 };
     bit_clear(q, gi);
+    SimEvent *batch[BATCH];
+    size_t n = 0;
     uint32_t cell = old.head;
-    while (cell != old.tail) {
+    for (;;) {
+        bool done = cell == old.tail;
+        if (n == BATCH || (done && n > 0)) {
+            if (start >= 0) { /* the first batch: place the cursor */
+                sim_time_t min = SIM_TIME_MAX;
+                for (size_t i = 0; done && i < n; i++)
+                    min = MIN(min, batch[i]->time);
+                q->cursor = done && min <= end ? min : start;
+                q->scan = (uint64_t)q->cursor & L0_MASK;
+                start = -1;
+            }
+            append_batch(q, batch, n);
+            n = 0;
+        }
+        if (done)
+            break;
         if (cell % CHUNK == LINK) {
             uint32_t next = (uint32_t)q->cells[cell].next;
             chunk_free(q, cell / CHUNK);
             cell = next * CHUNK;
+            __builtin_prefetch(&q->cells[q->cells[cell + LINK].next * CHUNK]);
             continue;
         }
-        if (cell % CHUNK + 3 < LINK) /* the cells of a chunk are written or NULL */
-            __builtin_prefetch(q->cells[cell + 3].ev);
         SimEvent *ev = q->cells[cell].ev;
         q->cells[cell++].ev = NULL;
-        if (ev)
-            slot_append(q, slot_of(q->cursor, ev->time), ev);
-        else
+        if (ev == NULL) {
             q->dead--;
+            continue;
+        }
+        __builtin_prefetch(ev);
+        batch[n++] = ev;
     }
     chunk_free(q, cell / CHUNK);
 }
 
-/* Drop every dead cell: rebuild every non-empty slot. O(n + slots / 64), done once the dead cells
- * outnumber the events (and a fixed allowance), so it costs O(1) per cancel. */
-static void compact(Evq *q)
+/* Rebuild every non-empty slot, in place (dropping the dead cells: done once they outnumber the
+ * events and a fixed allowance, so O(1) per cancel) or, once q->wheel is cleared, into the heap. */
+static void rebuild_all(Evq *q)
 {
     for (size_t w = 0; w < G_N_ELEMENTS(q->bits); w++)
         for (uint64_t b = q->bits[w]; b; b &= b - 1)
-            redistribute(q, w * 64 + (size_t)__builtin_ctzll(b));
+            redistribute(q, w * 64 + (size_t)__builtin_ctzll(b), -1, 0);
     g_assert(q->dead == 0);
+}
+
+/* Few events: a 4-ary heap of that size lives in L1 and is cheaper than the wheel's bookkeeping
+ * (a chunk and bitmap bits per lonely event, cascades of far timers). The switches are O(n log n)
+ * and at least WHEEL_ABOVE - HEAP_BELOW operations apart. */
+static void to_heap(Evq *q)
+{
+    q->wheel = false;
+    rebuild_all(q);
+}
+
+static int entry_seq_cmp(const void *a, const void *b)
+{
+    uint64_t x = ((const EvqEntry *)a)->seq, y = ((const EvqEntry *)b)->seq;
+    return (x > y) - (x < y);
+}
+
+/* Every event from the heap goes into the wheel, in seq order (that keeps each slot in seq
+ * order), relative to the cursor, the last time popped; any earlier event stays in the heap. */
+static void to_wheel(Evq *q)
+{
+    fill_hole(q);
+    EvqEntry all[WHEEL_ABOVE + 1];
+    size_t n = q->heap.len;
+    g_assert(n <= G_N_ELEMENTS(all));
+    memcpy(all, q->heap.a, n * sizeof *all);
+    qsort(all, n, sizeof *all, entry_seq_cmp);
+    q->heap.len = 0;
+    q->wheel = true;
+    q->scan = (uint64_t)q->cursor & L0_MASK;
+    for (size_t i = 0; i < n; i++) {
+        if (all[i].time < q->cursor)
+            heap_push(&q->heap, all[i].ev);
+        else
+            slot_append(q, slot_of(q->cursor, all[i].time), all[i].ev);
+    }
 }
 
 /* ---------------------------------------------------------------- the queue */
@@ -319,25 +423,35 @@ void evq_destroy(Evq *q)
 {
     g_free(q->slots);
     g_free(q->cells);
-    g_free(q->early.a);
+    g_free(q->heap.a);
     memset(q, 0, sizeof *q);
 }
 
 void evq_push(Evq *q, SimEvent *ev)
 {
     q->len++;
-    if (ev->time < q->cursor)
-        heap_push(&q->early, ev);
-    else
-        slot_append(q, slot_of(q->cursor, ev->time), ev);
+    if (q->hole) { /* the heap's top was just popped: ev takes its place */
+        q->hole = false;
+        sift_down(&q->heap, 0, (EvqEntry){ ev->time, ev->seq, ev });
+    } else if (!q->wheel || ev->time < q->cursor) {
+        heap_push(&q->heap, ev);
+    } else {
+        size_t gi = slot_of(q->cursor, ev->time);
+        slot_append(q, gi, ev);
+        q->scan = MIN(q->scan, gi);
+        return;
+    }
+    if (!q->wheel && q->len > WHEEL_ABOVE)
+        to_wheel(q);
 }
 
 void evq_remove(Evq *q, SimEvent *ev)
 {
+    fill_hole(q);
     q->len--;
-    if (ev->time < q->cursor) {
-        g_assert(ev->heap_idx < q->early.len && q->early.a[ev->heap_idx].ev == ev);
-        heap_remove(&q->early, ev->heap_idx);
+    if (!q->wheel || ev->time < q->cursor) {
+        g_assert(ev->heap_idx < q->heap.len && q->heap.a[ev->heap_idx].ev == ev);
+        heap_remove(&q->heap, ev->heap_idx);
         return;
     }
     size_t gi = slot_of(q->cursor, ev->time);
@@ -348,20 +462,24 @@ void evq_remove(Evq *q, SimEvent *ev)
     if (cell == q->slots[gi].head)
         advance_head(q, gi);
     else if (++q->dead > q->len + 1024)
-        compact(q);
+        rebuild_all(q);
+    if (q->len < HEAP_BELOW)
+        to_heap(q);
 }
 
 SimEvent *evq_first_slow(Evq *q, sim_time_t end)
 {
-    if (q->early.len) {
-        SimEvent *ev = q->early.a[0].ev;
+    fill_hole(q);
+    if (q->heap.len) {
+        SimEvent *ev = q->heap.a[0].ev;
         return ev->time <= end ? ev : NULL;
     }
     for (;;) {
-        long s = find_l0(q, (uint64_t)q->cursor & L0_MASK);
-        if (s >= 0) {
-            SimEvent *ev = q->cells[q->slots[s].head].ev;
-            return ev->time <= end ? ev : NULL;
+        long s = find_l0(q, q->scan);
+        if (s >= 0) { /* its time is the cursor's block + s: no need to read the event yet */
+            q->scan = (size_t)s;
+            sim_time_t t = (sim_time_t)(((uint64_t)q->cursor & ~(uint64_t)L0_MASK) | (uint64_t)s);
+            return t <= end ? q->cells[q->slots[s].head].ev : NULL;
         }
         /* Level 0 is empty: cascade the first non-empty slot of the lowest non-empty level. */
         unsigned k;
@@ -378,17 +496,28 @@ SimEvent *evq_first_slow(Evq *q, sim_time_t end)
         sim_time_t start = (sim_time_t)(((uint64_t)q->cursor & above) | ((uint64_t)s << shift));
         if (start > end) /* every event is at or after start */
             return NULL;
-        q->cursor = start;
-        redistribute(q, EVQ_L0_SLOTS + (k - 1) * EVQ_LN_SLOTS + (size_t)s);
+        redistribute(q, EVQ_L0_SLOTS + (k - 1) * EVQ_LN_SLOTS + (size_t)s, start, end);
     }
 }
 
 void evq_pop_first(Evq *q, SimEvent *ev)
 {
     q->len--;
+    if (!q->wheel) {
+        g_assert(q->heap.len && q->heap.a[0].ev == ev && !q->hole);
+        q->hole = true;
+        q->cursor = MAX(q->cursor, ev->time);
+        return;
+    }
     if (ev->time < q->cursor) {
-        g_assert(q->early.len && q->early.a[0].ev == ev);
-        heap_remove(&q->early, 0);
+        g_assert(q->heap.len && q->heap.a[0].ev == ev);
+        heap_remove(&q->heap, 0);
+        return;
+    }
+    if (q->len < HEAP_BELOW) {
+        q->cursor = ev->time;
+        to_heap(q);
+        heap_remove(&q->heap, 0); /* ev: the earliest */
         return;
     }
     q->cursor = ev->time;
@@ -397,8 +526,14 @@ void evq_pop_first(Evq *q, SimEvent *ev)
     g_assert(s->head != s->tail && q->cells[s->head].ev == ev);
     q->cells[s->head].ev = NULL; /* no pointer to an event that is not pending */
     advance_head(q, gi);
-    if (s->head == s->tail)
+    if (s->head == s->tail) { /* a next non-empty slot close by: note it, fetch its head */
+        uint64_t b = q->bits[gi / 64] & (~1ULL << (gi % 64));
+        if (b) {
+            q->scan = gi / 64 * 64 + (size_t)__builtin_ctzll(b);
+            __builtin_prefetch(q->cells[q->slots[q->scan].head].ev);
+        }
         return;
+    }
     /* The events that fire next are known: fetch the one PREFETCH cells ahead (skipping the
      * link cell), and the next chunk when entering a chunk. The cells after the tail are NULL. */
     uint32_t h = s->head, ahead = h % CHUNK + PREFETCH;
@@ -423,14 +558,16 @@ SimEvent *evq_pop(Evq *q)
 
 static bool check_heap(const Evq *q)
 {
-    const EvqHeap *h = &q->early;
-    for (size_t i = 0; i < h->len; i++) {
+    const EvqHeap *h = &q->heap;
+    if (q->hole && (q->wheel || h->len == 0))
+        return false;
+    for (size_t i = q->hole; i < h->len; i++) { /* a hole at the top holds nothing */
         const EvqEntry *e = &h->a[i];
         if (e->ev->heap_idx != i || e->ev->seq != e->seq || e->ev->time != e->time)
             return false;
-        if (e->seq == 0 || e->time >= q->cursor)
+        if (e->seq == 0 || (q->wheel && e->time >= q->cursor))
             return false;
-        if (i > 0 && entry_less(e, &h->a[(i - 1) / 4]))
+        if (i > 0 && (i - 1) / 4 >= q->hole && entry_less(e, &h->a[(i - 1) / 4]))
             return false;
     }
     return true;
@@ -484,11 +621,17 @@ bool evq_check(const Evq *q)
         return false;
     g_autofree guint8 *seen = g_new0(guint8, q->n_chunks);
     seen[0] = 1;
+    size_t c0 = (uint64_t)q->cursor & L0_MASK;
+    if (q->wheel && (q->scan < c0 || q->scan >= EVQ_L0_SLOTS))
+        return false;
+    for (size_t gi = c0; q->wheel && gi < q->scan; gi++)
+        if (q->slots[gi].head != q->slots[gi].tail)
+            return false;
     size_t live = 0, dead = 0;
     for (size_t gi = 0; gi < EVQ_SLOTS; gi++)
         if (!check_slot(q, gi, seen, &live, &dead))
             return false;
-    if (live + q->early.len != q->len || dead != q->dead)
+    if (live + q->heap.len - q->hole != q->len || dead != q->dead || (!q->wheel && live + dead > 0))
         return false;
     for (size_t w = 0; w < EVQ_L0_SLOTS / 64; w++)
         if (((q->summary[w / 64] >> (w % 64)) & 1) != (q->bits[w] != 0))

@@ -1,6 +1,6 @@
-/* evq.h - the pending-event queue, ordered by (time, seq): a hierarchical timing wheel with
- * exact 1 ns resolution, and a 4-ary heap as fallback. See evq.c for the structure, why, and its
- * invariants.
+/* evq.h - the pending-event queue, ordered by (time, seq): a 4-ary heap while it holds few
+ * events, a hierarchical timing wheel with exact 1 ns resolution when it holds many. See evq.c
+ * for the structure, why, and its invariants.
  *
  * Private to the event core (sim.c); tests and benchmarks use it directly. Every event pushed
  * must carry a seq larger than that of every event in the queue (the Sim's schedule counter
@@ -15,7 +15,7 @@
 #include "sim/sim.h"
 
 #ifndef EVQ_L0_BITS
-#define EVQ_L0_BITS 16 /* level 0: 2^16 slots of 1 ns */
+#define EVQ_L0_BITS 14 /* level 0: 2^14 slots of 1 ns */
 #endif
 #ifndef EVQ_LN_BITS
 #define EVQ_LN_BITS 8 /* levels 1..: 2^8 slots each, every level 256 times coarser */
@@ -45,20 +45,23 @@ typedef struct EvqSlot {
 } EvqSlot;
 
 typedef union EvqCell {
-    SimEvent *ev;  /* an event, or NULL: cancelled (or not written yet) */
+    SimEvent *ev;  /* an event, or NULL: popped, cancelled or not written yet */
     uint64_t next; /* the last cell of a chunk: index of the next chunk of the chain */
 } EvqCell;
 
-typedef struct Evq {
+typedef struct Evq { /* the fields used on every operation first */
     sim_time_t cursor; /* <= every wheel event's time; the wheel's levels are relative to it */
-    size_t len;
-    size_t dead; /* cancelled cells still in slots */
-    EvqSlot *slots;                      /* EVQ_SLOTS: level 0, then 256 for each level */
-    uint64_t bits[EVQ_SLOTS / 64];       /* one bit per slot: non-empty */
+    size_t scan;       /* a level-0 slot >= the cursor's, no non-empty level-0 slot before it */
+    size_t len;        /* events */
+    EvqSlot *slots;    /* EVQ_SLOTS: level 0, then EVQ_LN_SLOTS for each level */
+    EvqCell *cells;    /* the chunk pool; chunk 0 is never used */
+    EvqHeap heap;      /* all events while few; with the wheel, those before the cursor (rare) */
+    bool wheel;        /* the wheel is in use (else it is empty) */
+    bool hole;         /* heap.a[0] was popped and is not refilled yet (see evq_pop_first) */
+    uint32_t free_chunk, n_chunks, cap_chunks;
+    size_t dead;                           /* cancelled cells still in slots */
+    uint64_t bits[EVQ_SLOTS / 64];         /* one bit per slot: non-empty */
     uint64_t summary[EVQ_L0_SLOTS / 4096]; /* one bit per non-zero word of level 0's bits */
-    EvqCell *cells;                      /* the chunk pool; chunk 0 is never used */
-    uint32_t n_chunks, cap_chunks, free_chunk;
-    EvqHeap early; /* events before the cursor (see evq.c); almost always empty */
 } Evq;
 
 void evq_init(Evq *q);
@@ -72,12 +75,19 @@ SimEvent *evq_first_slow(Evq *q, sim_time_t end);
  * events down the wheel, but never moves the cursor past end. */
 static inline SimEvent *evq_first(Evq *q, sim_time_t end)
 {
-    const EvqSlot *s = &q->slots[(uint64_t)q->cursor & (EVQ_L0_SLOTS - 1)];
-    if (q->early.len == 0 && s->head != s->tail) /* the common case: more events at the cursor's time */
-        return q->cursor <= end ? q->cells[s->head].ev : NULL;
+    if (q->heap.len && !q->hole) /* few events, or some before the wheel's cursor */
+        return q->heap.a[0].time <= end ? q->heap.a[0].ev : NULL;
+    const EvqSlot *s = &q->slots[q->scan];
+    if (q->heap.len == 0 && s->head != s->tail) { /* the common case with the wheel */
+        sim_time_t t = (sim_time_t)(((uint64_t)q->cursor & ~(uint64_t)(EVQ_L0_SLOTS - 1)) | q->scan);
+        return t <= end ? q->cells[s->head].ev : NULL;
+    }
     return evq_first_slow(q, end);
 }
-/* Remove ev, which the last evq_first returned (nothing pushed or removed in between). */
+/* Remove ev, which the last evq_first returned (nothing pushed or removed in between). From the
+ * heap, the top's removal is completed lazily: if the next call is a push (the handler of ev
+ * re-arming a timer, starting the next piece of work), the new event fills the hole at the top
+ * with a single sift. */
 void evq_pop_first(Evq *q, SimEvent *ev);
 /* evq_first + evq_pop_first. The earliest event, or NULL when empty. */
 SimEvent *evq_pop(Evq *q);

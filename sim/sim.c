@@ -66,8 +66,8 @@ void sim_event_init(SimEvent *ev, SimFireFn fire, void *ctx, uint32_t kind, uint
     *ev = (SimEvent){ .fire = fire, .ctx = ctx, .kind = kind, .obj = obj };
 }
 
-/* A pending event is moved: removed (O(1)) and pushed with a new seq, so it goes after every
- * event already queued for its new time. */
+/* A pending event is moved: removed and pushed with a new seq, so it goes after every event
+ * already queued for its new time. */
 void sim_schedule_at(Sim *sim, SimEvent *ev, sim_time_t t)
 {
     g_assert(t >= sim->now);

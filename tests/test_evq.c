@@ -186,10 +186,11 @@ static sim_time_t mixed_time(SimRng *rng, sim_time_t now)
         d = SIM_MS + (sim_time_t)sim_rng_below(rng, 199 * SIM_MS);
     else if (u < 82)
         d = SIM_S;
-    else if (u < 90) { /* the start of one of the next aligned blocks of 2^16, 2^24, 2^32 ns */
-        int shift = 16 + 8 * (int)sim_rng_below(rng, 3);
-        sim_time_t block = ((now >> shift) + 1 + (sim_time_t)sim_rng_below(rng, 3)) << shift;
-        d = block - now;
+    else if (u < 90) { /* the start of one of the next aligned blocks of 2^12, 2^16, ... 2^40 ns:
+                          * the wheel's slot boundaries, whatever its geometry */
+        unsigned shift = 12 + 4 * (unsigned)sim_rng_below(rng, 8);
+        uint64_t block = (((uint64_t)now >> shift) + 1 + sim_rng_below(rng, 3)) << shift;
+        return block > (uint64_t)SIM_TIME_MAX ? SIM_TIME_MAX : (sim_time_t)block;
     } else if (u < 94)
         d = (sim_time_t)sim_rng_below(rng, 1ULL << 40);
     else if (u < 97)
@@ -205,7 +206,9 @@ static sim_time_t mixed_time(SimRng *rng, sim_time_t now)
  * a failure can be replayed. Profile 0: times in [0, 50): many ties, and pushes before the last
  * pop (the queue takes them: they go to its heap). Profile 1: mixed time scales from the last
  * popped time, a few before it, and evq_first with a random end (it must not reorganise past
- * it: whatever is pushed afterwards still comes out in order). */
+ * it: whatever is pushed afterwards still comes out in order). Profile 2: as 1, but the number
+ * of events swings between none and a few hundred, so the queue keeps switching between its
+ * heap and its wheel. */
 typedef struct {
     uint64_t seed;
     int profile;
@@ -225,13 +228,19 @@ static void test_random(gconstpointer data)
     uint64_t seq = 1;
     sim_time_t now = 0;
     int steps = rc->profile == 0 ? 50000 : 200000;
+    size_t switches = 0;
+    bool wheel = q.wheel;
     for (int step = 0; step < steps; step++) {
         int id = (int)sim_rng_below(&rng, N);
         uint64_t op = sim_rng_below(&rng, 10);
+        if (rc->profile == 2) { /* waves: 300 steps filling, 300 draining */
+            bool fill = (step / 300) % 2 == 0;
+            op = op < (fill ? 7u : 2u) ? 0 : op < 9 ? 5 : 8;
+        }
         if (op < 5 && !sim_event_pending(&evs[id])) {
             if (rc->profile == 0)
                 evs[id].time = (sim_time_t)sim_rng_below(&rng, 50);
-            else if (sim_rng_below(&rng, 50) == 0) {
+            else if (rc->profile == 1 && sim_rng_below(&rng, 50) == 0) {
                 sim_time_t back = (sim_time_t)sim_rng_below(&rng, 100000);
                 evs[id].time = now - MIN(now, back);
             }
@@ -242,7 +251,7 @@ static void test_random(gconstpointer data)
             ref_add(&ref, id, evs[id].time, evs[id].seq);
         } else if (op < 8) {
             sim_time_t end = SIM_TIME_MAX;
-            if (rc->profile == 1 && sim_rng_below(&rng, 3) == 0)
+            if (rc->profile >= 1 && sim_rng_below(&rng, 3) == 0)
                 end = sim_time_add_sat(now, (sim_time_t)sim_rng_below(&rng, 1ULL << (1 + sim_rng_below(&rng, 40))));
             SimEvent *ev = evq_first(&q, end);
             int want = ref_min(&ref);
@@ -260,10 +269,14 @@ static void test_random(gconstpointer data)
             evs[id].seq = 0;
             ref_del(&ref, id);
         }
-        if (step % 997 == 0)
+        if (step % 997 == 0 || (rc->profile == 2 && step % 97 == 0))
             g_assert_true(evq_check(&q));
         g_assert_cmpuint(evq_len(&q), ==, g_tree_nnodes(ref.tree));
+        switches += q.wheel != wheel;
+        wheel = q.wheel;
     }
+    if (rc->profile == 2)
+        g_assert_cmpuint(switches, >, 100);
     g_assert_true(evq_check(&q));
     for (int want; (want = ref_min(&ref)) >= 0;) { /* drain */
         g_assert_true(evq_pop(&q) == &evs[want]);
@@ -478,6 +491,9 @@ static void test_sim_random(gconstpointer data)
         /* from outside a run: now may be behind the queue's cursor after a stop or limit */
         for (int i = (int)sim_rng_below(&c->rng, 4); i > 0; i--)
             act(c, -1);
+        if (sim_rng_below(&c->rng, 30) == 0) /* cancel all but a few: back to the heap */
+            for (int id = 0; id < N_ACTORS && g_tree_nnodes(c->ref.tree) > 5; id++)
+                cancel(c, id);
         if (g_tree_nnodes(c->ref.tree) < 50 || sim_rng_below(&c->rng, 10) == 0)
             sched(c, (int)sim_rng_below(&c->rng, N_ACTORS), sim_now(c->sim) + (sim_time_t)sim_rng_below(&c->rng, 5000));
     }
@@ -541,12 +557,13 @@ int main(int argc, char **argv)
     g_test_add_func("/evq/rearm-reclaims", test_rearm_reclaims);
     g_test_add_func("/evq/sim/schedule-behind-cursor", test_sim_schedule_behind_cursor);
     static const unsigned seeds[] = { 1, 42, 20261129 };
-    static RandomCase cases[2 * G_N_ELEMENTS(seeds)];
+    static RandomCase cases[3 * G_N_ELEMENTS(seeds)];
     for (size_t i = 0; i < G_N_ELEMENTS(seeds); i++) {
-        for (int p = 0; p < 2; p++) {
-            RandomCase *rc = &cases[2 * i + (size_t)p];
+        static const char *const profiles[] = { "ties", "mixed", "waves" };
+        for (int p = 0; p < 3; p++) {
+            RandomCase *rc = &cases[3 * i + (size_t)p];
             *rc = (RandomCase){ seeds[i], p };
-            g_autofree char *path = g_strdup_printf("/evq/random/%s/seed:%u", p ? "mixed" : "ties", seeds[i]);
+            g_autofree char *path = g_strdup_printf("/evq/random/%s/seed:%u", profiles[p], seeds[i]);
             g_test_add_data_func(path, rc, test_random);
         }
         g_autofree char *path = g_strdup_printf("/evq/sim/random/seed:%u", seeds[i]);
