@@ -500,15 +500,9 @@ SimEvent *evq_first_slow(Evq *q, sim_time_t end)
     }
 }
 
-void evq_pop_first(Evq *q, SimEvent *ev)
+void evq_pop_first_slow(Evq *q, SimEvent *ev)
 {
     q->len--;
-    if (!q->wheel) {
-        g_assert(q->heap.len && q->heap.a[0].ev == ev && !q->hole);
-        q->hole = true;
-        q->cursor = MAX(q->cursor, ev->time);
-        return;
-    }
     if (ev->time < q->cursor) {
         g_assert(q->heap.len && q->heap.a[0].ev == ev);
         heap_remove(&q->heap, 0);

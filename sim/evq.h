@@ -88,7 +88,17 @@ static inline SimEvent *evq_first(Evq *q, sim_time_t end)
  * heap, the top's removal is completed lazily: if the next call is a push (the handler of ev
  * re-arming a timer, starting the next piece of work), the new event fills the hole at the top
  * with a single sift. */
-void evq_pop_first(Evq *q, SimEvent *ev);
+void evq_pop_first_slow(Evq *q, SimEvent *ev);
+static inline void evq_pop_first(Evq *q, SimEvent *ev)
+{
+    if (q->wheel) {
+        evq_pop_first_slow(q, ev);
+        return;
+    }
+    q->len--; /* the top of the heap: a hole until the next call */
+    q->hole = true;
+    q->cursor = ev->time > q->cursor ? ev->time : q->cursor;
+}
 /* evq_first + evq_pop_first. The earliest event, or NULL when empty. */
 SimEvent *evq_pop(Evq *q);
 
