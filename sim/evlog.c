@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/stream_file.h"
+
 #define EVLOG_BUFFER (1u << 20)
 
 static const struct {
@@ -63,28 +65,16 @@ gboolean evlog_parse_categories(const char *const *specs, uint32_t *mask, GError
 }
 
 struct EventLog {
-    FILE *f;
-    char *path, *tmp_path;
-    char *buf;
-    int err; /* first write error (errno), 0 if none */
+    StreamFile *out;
 };
 
 EventLog *evlog_open(const char *path, GError **error)
 {
-    g_autofree char *tmp = g_strdup_printf("%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot create: %s", tmp,
-                    g_strerror(e));
+    StreamFile *out = stream_file_open(path, EVLOG_BUFFER, error);
+    if (!out)
         return NULL;
-    }
     EventLog *l = g_new0(EventLog, 1);
-    l->f = f;
-    l->path = g_strdup(path);
-    l->tmp_path = g_steal_pointer(&tmp);
-    l->buf = g_malloc(EVLOG_BUFFER);
-    setvbuf(f, l->buf, _IOFBF, EVLOG_BUFFER);
+    l->out = out;
     return l;
 }
 
@@ -137,40 +127,20 @@ void evlog_write(EventLog *l, sim_time_t t, const char *host, int cpu, const cha
         p = put_str(p, end, fields);
     }
     *p++ = '\n';
-    size_t n = (size_t)(p - line);
-    if (fwrite_unlocked(line, 1, n, l->f) != n && !l->err)
-        l->err = errno ? errno : EIO;
-}
-
-static void evlog_free(EventLog *l)
-{
-    g_free(l->path);
-    g_free(l->tmp_path);
-    g_free(l->buf);
-    g_free(l);
+    stream_file_write(l->out, line, (size_t)(p - line));
 }
 
 gboolean evlog_close(EventLog *l, GError **error)
 {
-    int e = l->err;
-    if (fclose(l->f) != 0 && !e)
-        e = errno ? errno : EIO;
-    if (!e && g_rename(l->tmp_path, l->path) != 0)
-        e = errno;
-    if (e) {
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot write: %s",
-                    l->path, g_strerror(e));
-        g_unlink(l->tmp_path);
-    }
-    evlog_free(l);
-    return e == 0;
+    gboolean ok = stream_file_commit(l->out, error);
+    g_free(l);
+    return ok;
 }
 
 void evlog_abort(EventLog *l)
 {
     if (!l)
         return;
-    fclose(l->f);
-    g_unlink(l->tmp_path);
-    evlog_free(l);
+    stream_file_abort(l->out);
+    g_free(l);
 }

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/stream_file.h"
+
 #define TRACE_BUFFER (1u << 20)
 
 /* The longest name a slice keeps (task names are 32 bytes; "owned by ..." and "switch to ..."
@@ -43,10 +45,7 @@ typedef struct Line {
 } Line;
 
 struct Trace {
-    FILE *f;
-    char *path, *tmp_path;
-    char *buf;
-    int err;
+    StreamFile *out;
     sim_time_t t0, t1; /* window; t1 = SIM_TIME_MAX when open-ended */
     bool first;        /* no event written yet (no comma before the next) */
     uint64_t events;
@@ -56,11 +55,6 @@ struct Trace {
     Line line;
 };
 
-static void note_error(Trace *t, int n)
-{
-    if (n < 0 && !t->err)
-        t->err = errno ? errno : EIO;
-}
 
 /* ---- building one event (no stdio formatting: a busy trace writes millions of them) ---- */
 
@@ -178,10 +172,9 @@ static void end_event(Trace *t)
 {
     Line *l = &t->line;
     lput_c(l, '}');
-    if (l->overflow && !t->err)
-        t->err = EOVERFLOW;
-    if (fwrite_unlocked(l->buf, 1, l->n, t->f) != l->n && !t->err)
-        t->err = errno ? errno : EIO;
+    if (l->overflow)
+        stream_file_fail(t->out, EOVERFLOW);
+    stream_file_write(t->out, l->buf, l->n);
 }
 
 static bool in_window(const Trace *t, sim_time_t now)
@@ -192,27 +185,19 @@ static bool in_window(const Trace *t, sim_time_t now)
 Trace *trace_open(const char *path, sim_time_t t0, sim_time_t t1, const char *other_json,
                   GError **error)
 {
-    g_autofree char *tmp = g_strdup_printf("%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        int e = errno;
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot create: %s", tmp,
-                    g_strerror(e));
+    StreamFile *out = stream_file_open(path, TRACE_BUFFER, error);
+    if (!out)
         return NULL;
-    }
     Trace *t = g_new0(Trace, 1);
-    t->f = f;
-    t->path = g_strdup(path);
-    t->tmp_path = g_steal_pointer(&tmp);
-    t->buf = g_malloc(TRACE_BUFFER);
-    setvbuf(f, t->buf, _IOFBF, TRACE_BUFFER);
+    t->out = out;
     t->t0 = t0 > 0 ? t0 : 0;
     t->t1 = t1 > t->t0 ? t1 : SIM_TIME_MAX;
     t->first = true;
     t->tracks = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
     t->order = g_ptr_array_new_with_free_func(g_free);
-    note_error(t, fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":%s,\"traceEvents\":[\n",
-                          other_json ? other_json : "{}"));
+    stream_file_check(out, fprintf(stream_file_fp(out),
+                                   "{\"displayTimeUnit\":\"ns\",\"otherData\":%s,\"traceEvents\":[\n",
+                                   other_json ? other_json : "{}"));
     return t;
 }
 
@@ -220,9 +205,6 @@ static void trace_free(Trace *t)
 {
     g_hash_table_destroy(t->tracks);
     g_ptr_array_free(t->order, TRUE);
-    g_free(t->path);
-    g_free(t->tmp_path);
-    g_free(t->buf);
     g_free(t);
 }
 
@@ -389,26 +371,16 @@ gboolean trace_close(Trace *t, sim_time_t end, GError **error)
         if (k->open)
             slice_emit(t, k, end);
     }
-    note_error(t, fputs("\n]}\n", t->f));
-    int e = t->err;
-    if (fclose(t->f) != 0 && !e)
-        e = errno ? errno : EIO;
-    if (!e && g_rename(t->tmp_path, t->path) != 0)
-        e = errno;
-    if (e) {
-        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: cannot write: %s",
-                    t->path, g_strerror(e));
-        g_unlink(t->tmp_path);
-    }
+    stream_file_check(t->out, fputs("\n]}\n", stream_file_fp(t->out)));
+    gboolean ok = stream_file_commit(t->out, error);
     trace_free(t);
-    return e == 0;
+    return ok;
 }
 
 void trace_abort(Trace *t)
 {
     if (!t)
         return;
-    fclose(t->f);
-    g_unlink(t->tmp_path);
+    stream_file_abort(t->out);
     trace_free(t);
 }
