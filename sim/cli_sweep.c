@@ -34,7 +34,7 @@
     "(Student t) against the first parameter. DIR defaults to out/<scenario name>-sweep.\n"      \
     "\n"                                                                                         \
     "Examples:\n"                                                                                \
-    "  sksim sweep scenarios/release-sock-resched.yaml \\\n"                                    \
+    "  sksim sweep scenarios/example.yaml \\\n"                                                 \
     "      --param stack.release_sock.resched_every=1,2,4,8,16,32,64 --seeds 3\n"                \
     "  sksim sweep scenarios/example.yaml --param hosts.server.cpus=1,2,4 \\\n"                 \
     "      --param links.wire.rate=1Gbit,10Gbit --seeds 5 --jobs 4 --variant after\n"           \
