@@ -14,6 +14,7 @@
 #include "models/tcp.h"
 #include "sim/counters.h"
 #include "sim/evkind.h"
+#include "sim/rng.h"
 
 /* Loopback MTU: 64 KiB since 2012 (notes E.5, item 4). */
 #define LOOPBACK_MTU 65536
@@ -25,10 +26,10 @@ typedef struct WorldFlow {
     TcpSock *cl, *sv;
     App *app;
     uint64_t retrans_base;
+    SimEvent start_ev;
 } WorldFlow;
 
 typedef struct WorldWorkload {
-    SimEvent start_ev;
     GPtrArray *flows; /* WorldFlow*, borrowed from World.flows */
 } WorldWorkload;
 
@@ -187,21 +188,35 @@ void world_free(World *w)
     g_free(w);
 }
 
-static void workload_start(Sim *sim, void *ctx)
+static void flow_start(Sim *sim, void *ctx)
 {
-    WorldWorkload *ww = ctx;
-    for (guint i = 0; i < ww->flows->len; i++)
-        app_start(((WorldFlow *)g_ptr_array_index(ww->flows, i))->app);
+    (void)sim;
+    app_start(((WorldFlow *)ctx)->app);
+}
+
+/* Each flow opens at the workload's start plus, with start_jitter, a uniform delay drawn from
+ * a stream named after the workload, so adding a workload does not move another's draws. The
+ * flows are scheduled in scenario order, so equal times keep that order (ties by insertion). */
+static void workload_schedule(World *w, uint32_t wi, WorldWorkload *ww, const WorkloadConf *wc)
+{
+    SimRng rng;
+    g_autofree char *stream = g_strdup_printf("workload.%s.start", wc->name);
+    sim_rng_init_named(&rng, w->conf->seed, stream);
+    for (guint i = 0; i < ww->flows->len; i++) {
+        WorldFlow *f = g_ptr_array_index(ww->flows, i);
+        sim_time_t at = wc->start_ns;
+        if (wc->start_jitter_ns > 0)
+            at += (sim_time_t)sim_rng_below(&rng, (uint64_t)wc->start_jitter_ns);
+        sim_event_init(&f->start_ev, flow_start, f, EVK_APP, wi << 16 | i);
+        sim_schedule_at(w->sim, &f->start_ev, at);
+    }
 }
 
 void world_start(World *w)
 {
-    for (guint i = 0; i < w->workloads->len; i++) {
-        WorldWorkload *ww = g_ptr_array_index(w->workloads, i);
-        const WorkloadConf *wc = g_ptr_array_index(w->conf->workloads, i);
-        sim_event_init(&ww->start_ev, workload_start, ww, EVK_APP, i);
-        sim_schedule_at(w->sim, &ww->start_ev, wc->start_ns);
-    }
+    for (guint i = 0; i < w->workloads->len; i++)
+        workload_schedule(w, i, g_ptr_array_index(w->workloads, i),
+                          g_ptr_array_index(w->conf->workloads, i));
 }
 
 void world_reset_counters(World *w)

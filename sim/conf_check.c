@@ -73,13 +73,22 @@ static gboolean check_times(const ScenarioConf *c, const ConfNode *root, const c
     }
     for (guint i = 0; i < c->workloads->len; i++) {
         const WorkloadConf *w = g_ptr_array_index(c->workloads, i);
-        if (w->start_ns < c->duration_ns)
-            continue;
-        g_autofree char *path = g_strdup_printf("workloads.%s.start", w->name);
-        g_autofree char *s = fmt_duration(w->start_ns);
-        conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_RANGE,
-                       "%s (%s) must be before the end of the run (duration %s)", path, s, dur);
-        return FALSE;
+        if (w->start_ns >= c->duration_ns) {
+            g_autofree char *path = g_strdup_printf("workloads.%s.start", w->name);
+            g_autofree char *s = fmt_duration(w->start_ns);
+            conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_RANGE,
+                           "%s (%s) must be before the end of the run (duration %s)", path, s,
+                           dur);
+            return FALSE;
+        }
+        if (w->start_ns + w->start_jitter_ns >= c->duration_ns) {
+            g_autofree char *path = g_strdup_printf("workloads.%s.start_jitter", w->name);
+            g_autofree char *s = fmt_duration(w->start_ns + w->start_jitter_ns);
+            conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_RANGE,
+                           "%s: start + start_jitter (%s) must be before the end of the run "
+                           "(duration %s)", path, s, dur);
+            return FALSE;
+        }
     }
     return TRUE;
 }

@@ -138,6 +138,7 @@ typedef struct WorkloadConf {
     CpuList from_cpus;       /* workloads.W.from_cpus */
     CpuList to_cpus;         /* workloads.W.to_cpus */
     sim_time_t start_ns;     /* workloads.W.start */
+    sim_time_t start_jitter_ns; /* workloads.W.start_jitter: each flow opens U[0, jitter) later */
 } WorkloadConf;
 
 /* ---- the whole run --------------------------------------------------------------------------- */
