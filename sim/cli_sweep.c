@@ -8,7 +8,8 @@
  * thread through a GAsyncQueue; the main thread alone prints (errors, the progress bar). Rows are
  * read back from each run's metrics.json in grid order, so sweep.csv does not depend on the
  * completion order, and a run whose metrics.json is complete and whose recorded overrides
- * (sweep-overrides.txt) are the same is skipped: an interrupted sweep, run again, resumes. Running
+ * (sweep-overrides.txt, which also records the scenario file's SHA-256 and the sksim version)
+ * are the same is skipped: an interrupted sweep, run again, resumes. Running
  * is in sweep_run.c, the pure parts (grid, CSV, statistics) in sweep.c.
  */
 #include "sim/cli.h"
@@ -27,7 +28,8 @@
     "slowest), every seed (base seed + 0 .. N-1; the base seed is --seed or the scenario's) and\n" \
     "every variant (or those given with --variant), J runs at a time. Each run writes its\n"     \
     "outputs to DIR/runs/<key=value>/.../seed-<n>/<variant>/; a run whose metrics.json there is\n" \
-    "complete is skipped, so an interrupted sweep resumes when run again. Then DIR/sweep.csv\n"  \
+    "complete and made from the same scenario file, sksim version and overrides is skipped, so\n" \
+    "an interrupted sweep resumes when run again. Then DIR/sweep.csv\n"                          \
     "(one row per run, in grid order: parameters, seed, variant, goodput_bps,\n"                 \
     "transactions_per_s, each report counter, events, wall_s) and, per metric,\n"                \
     "DIR/plots/<metric>.{png,svg,dat}: the mean over seeds and its 95 % confidence interval\n"   \
@@ -74,12 +76,14 @@ typedef struct Plan {
     GPtrArray *jobs;     /* SweepJob*: the rows to run, grid order */
     GPtrArray *metrics;  /* SweepMetric* */
     char *dir;
+    char *stamp;         /* "# scenario sha256 ... sksim VERSION": what else a result depends on */
     guint skipped;
 } Plan;
 
 static void plan_clear(Plan *p)
 {
     g_clear_pointer(&p->params, g_ptr_array_unref);
+    g_clear_pointer(&p->stamp, g_free);
     g_clear_pointer(&p->variants, g_ptr_array_unref);
     g_clear_pointer(&p->rows, g_ptr_array_unref);
     g_clear_pointer(&p->jobs, g_ptr_array_unref);
@@ -221,7 +225,8 @@ static gboolean add_run(Plan *plan, const SweepArgs *a, guint g, guint si, uint6
         fprintf(stderr, "sksim sweep: %s: %s\n", sub, err->message);
         return FALSE;
     }
-    g_autofree char *overrides = sweep_overrides_text((const char *const *)sets);
+    g_autofree char *sets_text = sweep_overrides_text((const char *const *)sets);
+    g_autofree char *overrides = g_strconcat(plan->stamp, sets_text, NULL);
     if (sweep_run_complete(row->dir, conf->name, label, seed) &&
         sweep_overrides_match(row->dir, overrides)) {
         plan->skipped++;
@@ -345,6 +350,19 @@ static int sweep(Plan *plan, const SweepArgs *a)
     return finish(plan, a->quiet);
 }
 
+/* A run's recorded overrides start with this line, so a run made from another version of the
+ * scenario file (or by another sksim version) no longer counts as complete and is run again. The
+ * file was just loaded, so reading it again cannot fail in a way the loader did not report. */
+static char *scenario_stamp(const char *file)
+{
+    g_autofree char *text = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(file, &text, &len, NULL))
+        return g_strdup("# scenario unreadable\n");
+    g_autofree char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+    return g_strdup_printf("# scenario sha256 %s, sksim %s\n", sum, SKSIM_VERSION);
+}
+
 int cli_sweep(int argc, char **argv)
 {
     g_auto(SweepArgs) a = { 0 };
@@ -354,7 +372,7 @@ int cli_sweep(int argc, char **argv)
     g_autoptr(Scenario) s = cli_load_scenario(file);
     if (!s)
         return CLI_EXIT_USAGE;
-    g_auto(Plan) plan = { .s = s };
+    g_auto(Plan) plan = { .s = s, .stamp = scenario_stamp(file) };
     plan.params = parse_params(a.params);
     if (!plan.params)
         return CLI_EXIT_USAGE;

@@ -2,7 +2,8 @@
 # `sksim sweep`: a grid of two values x two seeds gives exactly four sweep.csv rows in grid order
 # (first parameter slowest, then seed), each run's outputs under DIR/runs/<key=value>/seed-<n>/,
 # and a second invocation skips every run whose metrics.json is complete and rewrites the same
-# sweep.csv. Incomplete or interrupted runs are run again; the number of jobs changes nothing.
+# sweep.csv. Incomplete or interrupted runs, and runs of an edited scenario file, are run again;
+# the number of jobs changes nothing.
 source "$(dirname "$0")/common.bash"
 
 f=tests/data/cli_tiny.yaml
@@ -46,8 +47,20 @@ expect_grep "^  \"interrupted\": false,$" "$out/runs/$key=1/seed-2/after/metrics
 diff <(cut -d, -f1-8 "$TMP/first.csv") <(cut -d, -f1-8 "$csv") >&2 || fail "rerun changed results"
 
 # each run records the overrides it ran with; other overrides (here --duration) run it again
-[ "$(cat "$out/runs/$key=16/seed-2/after/sweep-overrides.txt")" = "$(printf '%s\n' "$key=16" seed=2)" ] ||
+sum="$(sha256sum "$f" | cut -d' ' -f1)"
+[ "$(tail -n +2 "$out/runs/$key=16/seed-2/after/sweep-overrides.txt")" = "$(printf '%s\n' "$key=16" seed=2)" ] ||
   fail "sweep-overrides.txt: $(cat "$out/runs/$key=16/seed-2/after/sweep-overrides.txt")"
+expect_grep "^# scenario sha256 $sum, sksim " "$out/runs/$key=16/seed-2/after/sweep-overrides.txt"
+# an edited scenario file runs everything again (a comment is enough: the bytes are hashed)
+cp "$f" "$TMP/edited.yaml"
+cp -r "$out" "$TMP/sw-edit"
+expect_status 0 "$SKSIM_BIN" sweep "$TMP/edited.yaml" --param "$key=1,16" --seeds 2 --variant after \
+  --out "$TMP/sw-edit"
+expect_grep "skipped 4 \(complete metrics.json\), running 0 " "$TMP/out"
+echo "# edited" >>"$TMP/edited.yaml"
+expect_status 0 "$SKSIM_BIN" sweep "$TMP/edited.yaml" --param "$key=1,16" --seeds 2 --variant after \
+  --out "$TMP/sw-edit"
+expect_grep "skipped 0 \(complete metrics.json\), running 4 " "$TMP/out"
 cp -r "$out" "$TMP/sw-dur"
 expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --out "$TMP/sw-dur" \
   --duration 150ms
