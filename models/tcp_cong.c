@@ -5,6 +5,12 @@
  * name that rejects incomplete tables, and the helpers algorithms share: slow start
  * (cwnd = min(cwnd + acked, ssthresh)), additive increase with a credit counter, and the
  * cwnd-limited test. Each algorithm lives in its own file and exports only its ops.
+ *
+ * What an ACK is worth is an era policy (hosts.H.tcp.cwnd_count): today every segment the ACK
+ * covers counts, so a stretch ACK grows cwnd as much as the ACKs it replaces; until 3.13 (with
+ * the default sysctl tcp_abc = 0) each ACK of new data was one step whatever it covered:
+ * tcp_slow_start added one segment per ACK and tcp_cong_avoid_ai one credit per ACK. An ACK
+ * that is dropped, or a stretch ACK, then costs the sender growth.
  */
 #include "models/tcp_internal.h"
 
@@ -50,6 +56,16 @@ void tcp_ca_event(TcpSock *tp, TcpCaEvent ev)
         tp->ca_ops->cwnd_event(tp, ev);
 }
 
+/* The growth units of one ACK that newly acked `acked` segments: all of them, or one (tcp_abc = 0
+ * era: tcp_cong_avoid() ran once per ACK and neither tcp_slow_start nor tcp_cong_avoid_ai looked
+ * at how much it covered; 3.3 net/ipv4/tcp_cong.c, sysctl_tcp_abc defaults to 0 in tcp_input.c). */
+uint32_t tcp_ca_acked_units(const TcpSock *tp, uint32_t acked)
+{
+    if (tcp_conf(tp)->cwnd_count == TCP_CWND_COUNT_ACKS && acked)
+        return 1;
+    return acked;
+}
+
 /* tcp_slow_start: returns the acked packets left over for congestion avoidance. */
 uint32_t tcp_slow_start(TcpSock *tp, uint32_t acked)
 {
@@ -61,9 +77,26 @@ uint32_t tcp_slow_start(TcpSock *tp, uint32_t acked)
     return acked;
 }
 
+/* The <= 3.13 step, once per ACK: cwnd + 1 when the credit has reached w, else one more credit
+ * (so w = 1 gives one segment per two ACKs, not one per ACK). */
+static void tcp_cong_avoid_ai_per_ack(TcpSock *tp, uint32_t w)
+{
+    if (tp->snd_cwnd_cnt >= w) {
+        if (tp->snd_cwnd < tp->snd_cwnd_clamp)
+            tp->snd_cwnd++;
+        tp->snd_cwnd_cnt = 0;
+    } else {
+        tp->snd_cwnd_cnt++;
+    }
+}
+
 /* tcp_cong_avoid_ai: one segment per w acked (credit in snd_cwnd_cnt). */
 void tcp_cong_avoid_ai(TcpSock *tp, uint32_t w, uint32_t acked)
 {
+    if (tcp_conf(tp)->cwnd_count == TCP_CWND_COUNT_ACKS) {
+        tcp_cong_avoid_ai_per_ack(tp, w);
+        return;
+    }
     if (tp->snd_cwnd_cnt >= w) {
         tp->snd_cwnd_cnt = 0;
         tp->snd_cwnd++;

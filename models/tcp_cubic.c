@@ -9,6 +9,12 @@
  * 5% per RTT (cnt <= 20). cnt is recomputed at most once per jiffy. HyStart (ACK train within
  * 2 ms spreading beyond half the min RTT, or a round's min RTT above delay_min + clamp(delay_min
  * / 8, 4 ms, 16 ms) after 8 samples) ends slow start from cwnd >= 16.
+ *
+ * With hosts.H.tcp.cwnd_count = acks (CUBIC 2.3 of 3.x kernels, tcp_abc = 0) every ACK is one
+ * step whatever it covers, and CUBIC compensates for delayed ACKs instead: pkts_acked keeps
+ * delayed_ack, a 1/16 EWMA of packets per ACK (x16, capped at 32 packets, updated in the Open
+ * state only), and each recomputed cnt is divided by it (floor 1, not 2); ack_cnt for the
+ * Reno-friendly estimate counts ACKs.
  */
 #include "models/tcp_internal.h"
 
@@ -27,6 +33,11 @@
 #define HYSTART_MIN_SAMPLES 8u
 #define HYSTART_DELAY_MIN_US 4000u
 #define HYSTART_DELAY_MAX_US 16000u
+/* 3.x CUBIC 2.3: delayed_ack holds packets per ACK << ACK_RATIO_SHIFT, starting at 2 (one ACK
+ * per two segments) and capped at ACK_RATIO_LIMIT = 32 packets (3.x net/ipv4/tcp_cubic.c). */
+#define ACK_RATIO_SHIFT 4u
+#define ACK_RATIO_INIT (2u << ACK_RATIO_SHIFT)
+#define ACK_RATIO_LIMIT (32u << ACK_RATIO_SHIFT)
 
 typedef struct CubicState {
     uint32_t cnt;              /* increase cwnd by 1 after cnt ACKed packets */
@@ -40,6 +51,7 @@ typedef struct CubicState {
     bool in_epoch;
     uint32_t ack_cnt;
     uint32_t tcp_cwnd;         /* Reno-friendly estimate */
+    uint32_t delayed_ack;      /* packets per ACK << ACK_RATIO_SHIFT (cwnd_count = acks) */
     /* HyStart */
     bool found;
     uint8_t sample_cnt;
@@ -77,6 +89,7 @@ static uint32_t cubic_root(uint64_t a)
 static void bictcp_reset(CubicState *ca)
 {
     memset(ca, 0, offsetof(CubicState, found));
+    ca->delayed_ack = ACK_RATIO_INIT;
     ca->found = false;
 }
 
@@ -168,17 +181,41 @@ static void bictcp_update(TcpSock *tp, CubicState *ca, uint32_t cwnd, uint32_t a
         ca->cnt = 2; /* at most 1.5x per RTT */
 }
 
+/* 3.x bictcp_update, once per ACK: recompute cnt unless cwnd is unchanged within HZ/32, then
+ * divide it by the packets-per-ACK estimate so that growth per RTT does not depend on how many
+ * segments each ACK covers. */
+static void bictcp_update_per_ack(TcpSock *tp, CubicState *ca, uint32_t cwnd)
+{
+    uint64_t now = tcp_jiffies(tp);
+    ca->ack_cnt++;
+    if (ca->last_cwnd == cwnd && now - ca->last_time <= tp->hz / 32)
+        return;
+    ca->last_cwnd = cwnd;
+    ca->last_time = now;
+    if (!ca->in_epoch)
+        cubic_epoch_start(tp, ca, cwnd, 1, now);
+    cubic_curve_cnt(tp, ca, cwnd, now);
+    cubic_tcp_friendliness(ca, cwnd);
+    ca->cnt = (uint32_t)(((uint64_t)ca->cnt << ACK_RATIO_SHIFT) / ca->delayed_ack);
+    if (ca->cnt == 0)
+        ca->cnt = 1;
+}
+
 static void cubictcp_cong_avoid(TcpSock *tp, uint64_t ack, uint32_t acked)
 {
     (void)ack;
     if (!tcp_is_cwnd_limited(tp))
         return;
+    acked = tcp_ca_acked_units(tp, acked);
     if (tcp_in_slow_start(tp)) {
         acked = tcp_slow_start(tp, acked);
         if (!acked)
             return;
     }
-    bictcp_update(tp, cubic(tp), tp->snd_cwnd, acked);
+    if (tcp_conf(tp)->cwnd_count == TCP_CWND_COUNT_ACKS)
+        bictcp_update_per_ack(tp, cubic(tp), tp->snd_cwnd);
+    else
+        bictcp_update(tp, cubic(tp), tp->snd_cwnd, acked);
     tcp_cong_avoid_ai(tp, cubic(tp)->cnt, acked);
 }
 
@@ -260,10 +297,20 @@ static void hystart_update(TcpSock *tp, CubicState *ca, uint32_t delay)
         hystart_found(tp, ca);
 }
 
+/* 3.x bictcp_acked: ratio = 15/16 ratio + packets this ACK acked, in the Open state only. */
+static void cubic_track_ack_ratio(TcpSock *tp, CubicState *ca, uint32_t pkts_acked)
+{
+    if (tcp_conf(tp)->cwnd_count != TCP_CWND_COUNT_ACKS || !pkts_acked ||
+        tp->ca_state != TCP_CA_Open)
+        return;
+    uint64_t ratio = ca->delayed_ack - (ca->delayed_ack >> ACK_RATIO_SHIFT) + (uint64_t)pkts_acked;
+    ca->delayed_ack = ratio < ACK_RATIO_LIMIT ? (uint32_t)ratio : ACK_RATIO_LIMIT;
+}
+
 static void cubictcp_acked(TcpSock *tp, uint32_t pkts_acked, int32_t rtt_us)
 {
     CubicState *ca = cubic(tp);
-    (void)pkts_acked;
+    cubic_track_ack_ratio(tp, ca, pkts_acked);
     if (rtt_us < 0)
         return;
     /* discard delay samples right after a reduction */

@@ -481,6 +481,7 @@ void tcp_init_congestion_control(TcpSock *tp);
 void tcp_ca_event(TcpSock *tp, TcpCaEvent ev);
 uint32_t tcp_slow_start(TcpSock *tp, uint32_t acked);
 void tcp_cong_avoid_ai(TcpSock *tp, uint32_t w, uint32_t acked);
+uint32_t tcp_ca_acked_units(const TcpSock *tp, uint32_t acked);
 bool tcp_is_cwnd_limited(const TcpSock *tp);
 uint32_t tcp_reno_undo_cwnd(TcpSock *tp);
 const TcpCongOps *tcp_cubic_ops(void);

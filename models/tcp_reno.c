@@ -13,6 +13,7 @@ static void tcp_reno_cong_avoid(TcpSock *tp, uint64_t ack, uint32_t acked)
     (void)ack;
     if (!tcp_is_cwnd_limited(tp))
         return;
+    acked = tcp_ca_acked_units(tp, acked);
     if (tcp_in_slow_start(tp)) {
         acked = tcp_slow_start(tp, acked);
         if (!acked)

@@ -23,6 +23,7 @@ G_STATIC_ASSERT(sizeof(SchedPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
 G_STATIC_ASSERT(sizeof(CongControl) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpWinScaling) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
 
 /* Choices in enum order (index == enum value). */
@@ -34,9 +35,11 @@ static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL}
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
 static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
                                                   "scaling_ratio", NULL};
+static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
 static const char *const workload_choices[] = {"stream", "rr", NULL};
 
 G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
+G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
                 PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
 
@@ -191,6 +194,13 @@ static const ConfKey table[] = {
              "(until 3.4), adv_win_scale_1 = 1/2 (3.5-6.4, b49960a05e32), scaling_ratio = "
              "`space * len/truesize` measured per socket from received skbs, starting at 1/2 "
              "(6.5+, dfa2f0483360)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.cwnd_count", tcp.cwnd_count, "segments",
+             cwnd_count_choices, "tcp",
+             "What makes cwnd grow: segments = each segment an ACK covers (stretch ACKs count in "
+             "full: slow start 9f9843a751d0 in 3.14, congestion avoidance and CUBIC in the 2015 "
+             "stretch-ACK series); acks = one step per ACK of new data, as <= 3.13 with the "
+             "default tcp_abc = 0 (tcp_slow_start +1, tcp_cong_avoid_ai one credit), CUBIC "
+             "scaling its cnt by a 1/16 EWMA of packets per ACK (delayed_ack)."),
     SIM_COSTS(COST_ROW)
 
     /* ---- links.<link> ---- */

@@ -55,6 +55,10 @@ typedef enum {
     TCP_WIN_ADV_WIN_SCALE_1, /* 3.5-6.4 (b49960a05e32): tcp_adv_win_scale = 1, half */
     TCP_WIN_SCALING_RATIO,   /* 6.5+ (dfa2f0483360): space * scaling_ratio / 256, measured */
 } TcpWinScaling;
+typedef enum {
+    TCP_CWND_COUNT_SEGMENTS, /* 3.14+/4.0+: cwnd grows per segment an ACK covers (stretch ACKs) */
+    TCP_CWND_COUNT_ACKS,     /* <= 3.13 with tcp_abc = 0: one growth step per ACK */
+} TcpCwndCount;
 
 typedef struct SchedConf {
     SchedPolicy policy;            /* hosts.H.sched.policy */
@@ -94,6 +98,7 @@ typedef struct TcpConf {
     uint32_t napi_weight;      /* hosts.H.tcp.napi_weight */
     uint32_t max_backlog;      /* hosts.H.tcp.netdev_max_backlog */
     TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */
+    TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
 } TcpConf;
 
 typedef struct HostConf {

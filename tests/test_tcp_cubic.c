@@ -139,6 +139,94 @@ static void test_hystart_ack_train(void)
     th_free(tb);
 }
 
+/* hosts.H.tcp.cwnd_count (3.3 net/ipv4/tcp_cong.c with tcp_abc = 0 vs 9f9843a751d0 and later):
+ * slow start from cwnd 10 with five stretch ACKs of 4 segments each. Counting segments gives
+ * cwnd 10 + 20 = 30; counting ACKs gives 10 + 5 = 15 (a 2012 sender grew one segment per ACK). */
+static void test_cwnd_count_slow_start(void)
+{
+    for (int acks = 0; acks < 2; acks++) {
+        TcpBench *tb = th_new();
+        tb->conf[0].tcp.cwnd_count = acks ? TCP_CWND_COUNT_ACKS : TCP_CWND_COUNT_SEGMENTS;
+        th_connect(tb, 1500);
+        TcpSock *tp = tb->a;
+        tp->snd_cwnd = 10;
+        tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+        tp->is_cwnd_limited = true;
+        for (int i = 0; i < 5; i++)
+            tp->ca_ops->cong_avoid(tp, 0, 4);
+        g_assert_cmpuint(tp->snd_cwnd, ==, acks ? 15u : 30u);
+        th_free(tb);
+    }
+}
+
+/* Reno congestion avoidance at cwnd 50, 51 ACKs of 2 segments. Segments: the 25th ACK brings
+ * 50 credits (cwnd 51), the next 26 bring 52 >= 51 (cwnd 52, 1 left). ACKs (3.3 tcp_cong_avoid_ai): one credit per ACK, the 51st ACK finds 50 credits and
+ * adds one segment, so +1 and the credit restarts at 0. */
+static void test_cwnd_count_reno_avoidance(void)
+{
+    for (int acks = 0; acks < 2; acks++) {
+        TcpBench *tb = th_new();
+        tb->conf[0].tcp.cc = CC_RENO;
+        tb->conf[0].tcp.cwnd_count = acks ? TCP_CWND_COUNT_ACKS : TCP_CWND_COUNT_SEGMENTS;
+        th_connect(tb, 1500);
+        TcpSock *tp = tb->a;
+        tp->snd_cwnd = 50;
+        tp->snd_ssthresh = 50;
+        tp->snd_cwnd_cnt = 0;
+        tp->is_cwnd_limited = true;
+        for (int i = 0; i < 51; i++)
+            tp->ca_ops->cong_avoid(tp, 0, 2);
+        g_assert_cmpuint(tp->snd_cwnd, ==, acks ? 51u : 52u);
+        g_assert_cmpuint(tp->snd_cwnd_cnt, ==, acks ? 0u : 1u);
+        th_free(tb);
+    }
+}
+
+/* CUBIC after a loss at cwnd 100 (cwnd 70, 100 ms RTT), every ACK covering 4 segments, for
+ * 3 s, cwnd sampled every 100 ms. Counting segments, cwnd follows the curve (72, 74, ... 100).
+ * Counting ACKs, 3.x CUBIC divides cnt by its packets-per-ACK estimate (converging from 2 to 4),
+ * so it stays within one segment of that; without the division it falls behind by 3-4 segments
+ * in the concave part (0.6-1 s), since each step then needs four times the data. */
+#define CUBIC_SAMPLES 30
+
+static void cubic_growth_with_stretch_acks(TcpCwndCount count, uint32_t *cwnd_at)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.cwnd_count = count;
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 100;
+    tp->snd_ssthresh = tp->ca_ops->ssthresh(tp);
+    tp->snd_cwnd = 70;
+    tp->is_cwnd_limited = true;
+    tp->ca_ops->pkts_acked(tp, 1, 100000); /* delay_min = 100 ms */
+    uint64_t acc = 0;
+    for (sim_time_t ms = 1; ms <= 100 * CUBIC_SAMPLES; ms++) {
+        th_run_to(tb, ms * SIM_MS);
+        acc += tp->snd_cwnd; /* cwnd / 100 packets per ms, ACKed 4 at a time */
+        for (; acc >= 400; acc -= 400) {
+            tp->ca_ops->pkts_acked(tp, 4, -1);
+            tp->ca_ops->cong_avoid(tp, 0, 4);
+        }
+        if (ms % 100 == 0)
+            cwnd_at[ms / 100 - 1] = tp->snd_cwnd;
+    }
+    th_free(tb);
+}
+
+static void test_cwnd_count_cubic_ack_ratio(void)
+{
+    uint32_t seg[CUBIC_SAMPLES], ack[CUBIC_SAMPLES];
+    cubic_growth_with_stretch_acks(TCP_CWND_COUNT_SEGMENTS, seg);
+    cubic_growth_with_stretch_acks(TCP_CWND_COUNT_ACKS, ack);
+    g_assert_cmpuint(seg[4], ==, 80);  /* W(0.5 s + RTT) = 81.3 */
+    g_assert_cmpuint(seg[CUBIC_SAMPLES - 1], ==, 100);
+    for (int i = 0; i < CUBIC_SAMPLES; i++) {
+        g_assert_cmpuint(ack[i] + 1, >=, seg[i]);
+        g_assert_cmpuint(ack[i], <=, seg[i] + 1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -147,5 +235,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/cubic/hystart-delay", test_hystart_delay);
     g_test_add_func("/tcp/cubic/hystart-ack-train", test_hystart_ack_train);
     g_test_add_func("/tcp/reno/basics", test_reno);
+    g_test_add_func("/tcp/cwnd-count/slow-start", test_cwnd_count_slow_start);
+    g_test_add_func("/tcp/cwnd-count/reno-avoidance", test_cwnd_count_reno_avoidance);
+    g_test_add_func("/tcp/cwnd-count/cubic-ack-ratio", test_cwnd_count_cubic_ack_ratio);
     return g_test_run();
 }
