@@ -212,8 +212,9 @@ struct TcpSock {
     uint32_t rcv_rtt_last_tsecr;
     /* results and model statistics */
     uint64_t bytes_acked, bytes_received;
-    /* tcp_sk_reset_timer outcomes per timer: [0] retransmit, [1] delayed ACK */
-    uint64_t timer_mod_shortcut[2], timer_mod_slow[2];
+    /* tcp_sk_reset_timer outcomes per timer: [0] retransmit, [1] delayed ACK; timer_mod_remote
+     * counts the slow paths that found the timer on another CPU's base */
+    uint64_t timer_mod_shortcut[2], timer_mod_slow[2], timer_mod_remote[2];
 };
 
 static inline Host *tcp_host(const TcpSock *tp)

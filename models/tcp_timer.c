@@ -5,7 +5,9 @@
  * Both are KTimers in jiffies embedded in the socket; clearing is lazy (only the pending flags
  * change, the timer stays queued and later fires into a handler that finds nothing to do), as
  * in Linux (T.A.9, T.B.5). A timer fires in the TIMER softirq of the CPU whose timer base holds
- * it - the CPU that last (re)armed it - and costs COST_TCP_TIMER there. If the owner holds the
+ * it - the CPU that last (re)armed it - and costs COST_TCP_TIMER there. A re-arm that misses
+ * mod_timer's short cut costs COST_TIMER_MOD_SLOW, plus COST_TIMER_MOD_REMOTE when the timer sat
+ * on another CPU's base (it then moves to the arming CPU's). If the owner holds the
  * socket at that moment the work is deferred to tcp_release_cb (3.6+; DelayedACKLocked counts
  * the delayed-ACK case). Why: seed 000 is about RTO/TLP firing while the receiver's owner is
  * descheduled, seed 003 about the cost of re-arming the delayed-ACK timer.
@@ -31,11 +33,15 @@ KTimerResult tcp_sk_reset_timer(TcpSock *tp, KTimer *t, uint64_t expires, Cpu *c
     }
     tp->timer_mod_slow[which]++;
     tcp_charge(tp, cpu, COST_TIMER_MOD_SLOW);
-    /* __mod_timer moves the timer to the current CPU's base */
-    if (t == &tp->rtx_timer)
-        tp->rtx_timer_cpu = cpu;
-    else
-        tp->delack_timer_cpu = cpu;
+    /* __mod_timer first locks the base the timer is queued on (lock_timer_base), then moves it to
+     * the current CPU's base (T.B.2): when that base is another CPU's, its lock and the timer's
+     * lines are fetched from that CPU and a second base lock is taken. */
+    Cpu **base = t == &tp->rtx_timer ? &tp->rtx_timer_cpu : &tp->delack_timer_cpu;
+    if (*base && cpu && *base != cpu) {
+        tp->timer_mod_remote[which]++;
+        tcp_charge(tp, cpu, COST_TIMER_MOD_REMOTE);
+    }
+    *base = cpu;
     return r;
 }
 

@@ -63,7 +63,11 @@
     X(COST_RR_APP, "rr_app", 2000,                                                              \
       "user-space work of a request/response server or client per transaction (netperf TCP_RR)") \
     X(COST_SYSCALL, "syscall", 100,                                                             \
-      "system call entry and exit (send/recv), without the work inside (~100 ns with mitigations)")
+      "system call entry and exit (send/recv), without the work inside (~100 ns with mitigations)") \
+    X(COST_TIMER_MOD_REMOTE, "timer_mod_remote", 140,                                           \
+      "extra for __mod_timer on a timer queued on another CPU's base: lock that base, detach, "  \
+      "relock the local one (timers B.2); ~4 lines written by the other CPU (base lock, timer, " \
+      "2 list neighbours) at ~32 ns (D.5) + one more lock round trip (~15 ns)")
 
 typedef enum {
 #define SIM_COST_ENUM(id, key, def, doc) id,

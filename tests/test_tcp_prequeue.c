@@ -128,6 +128,79 @@ static void test_prequeue_timer_safety_net(void)
     th_free(tb);
 }
 
+/* __mod_timer's slow path on a timer queued on another CPU's base (timers notes B.2): it locks
+ * that base, detaches, then moves the timer to the arming CPU's base. Host b gets two CPUs and
+ * re-arms its delayed-ACK timer from softirq work at 1 ms on CPU 0 (first arming), at 2 ms on
+ * CPU 1 (the timer is on CPU 0's base: remote) and at 3 ms on CPU 1 again (local). Each run costs
+ * softirq_entry + timer_mod_slow, and the remote one timer_mod_remote more; the timer then
+ * fires on the CPU that armed it last. */
+typedef struct ArmWork {
+    SoftirqWork w;
+    SimEvent ev;
+    TcpSock *tp;
+    Cpu *cpu;
+    uint64_t expires;
+} ArmWork;
+
+static bool arm_run(SoftirqWork *w, Cpu *cpu)
+{
+    ArmWork *a = w->ctx;
+    tcp_sk_reset_timer(a->tp, &a->tp->delack_timer, a->expires, cpu);
+    return false;
+}
+
+static void arm_raise(Sim *sim, void *ctx)
+{
+    ArmWork *a = ctx;
+    (void)sim;
+    cpu_raise_softirq(a->cpu, &a->w);
+}
+
+static void test_timer_remote_base(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    Host *h = &tb->host[1];
+    Cpu *cpus[2];
+    h->ncpus = 2;
+    h->cpus = cpus;
+    for (uint32_t c = 0; c < 2; c++)
+        cpus[c] = cpu_new(h, c);
+    ArmWork arm[3];
+    const uint32_t on[3] = { 0, 1, 1 };
+    for (int i = 0; i < 3; i++) {
+        arm[i] = (ArmWork){ .tp = tb->b, .cpu = cpus[on[i]], .expires = 100 + (uint64_t)i };
+        softirq_work_init(&arm[i].w, SOFTIRQ_TIMER, arm_run, &arm[i]);
+        sim_event_init(&arm[i].ev, arm_raise, &arm[i], 0, 0);
+        sim_schedule_at(tb->sim, &arm[i].ev, (sim_time_t)(i + 1) * SIM_MS);
+    }
+    const CostTable *c = &tb->conf[1].costs;
+    sim_time_t run = c->ns[COST_SOFTIRQ_ENTRY] + c->ns[COST_TIMER_MOD_SLOW];
+    g_assert_cmpint(c->ns[COST_TIMER_MOD_REMOTE], >, 0);
+
+    th_run_to(tb, 1 * SIM_MS + SIM_US);
+    g_assert_cmpint(cpu_stats(cpus[0]).softirq_ns, ==, run);
+    g_assert_cmpuint(tb->b->timer_mod_remote[1], ==, 0);
+
+    th_run_to(tb, 2 * SIM_MS + SIM_US);
+    g_assert_cmpint(cpu_stats(cpus[1]).softirq_ns, ==, run + c->ns[COST_TIMER_MOD_REMOTE]);
+    g_assert_cmpuint(tb->b->timer_mod_remote[1], ==, 1);
+
+    th_run_to(tb, 3 * SIM_MS + SIM_US);
+    g_assert_cmpint(cpu_stats(cpus[1]).softirq_ns, ==, 2 * run + c->ns[COST_TIMER_MOD_REMOTE]);
+    g_assert_cmpuint(tb->b->timer_mod_remote[1], ==, 1);
+    g_assert_cmpuint(tb->b->timer_mod_slow[1], ==, 3);
+    g_assert_true(tb->b->delack_timer_cpu == cpus[1]);
+    g_assert_cmpint(cpu_stats(cpus[0]).softirq_ns, ==, run);
+
+    tcp_stop_timers(tb->b);
+    th_free(tb);
+    for (uint32_t i = 0; i < 2; i++)
+        cpu_free(cpus[i]);
+    h->ncpus = 0;
+    h->cpus = NULL;
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -135,5 +208,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/prequeue/min-ato", test_prequeue_min_ato);
     g_test_add_func("/tcp/prequeue/min-ato-slack", test_prequeue_min_ato_slack);
     g_test_add_func("/tcp/prequeue/safety-net", test_prequeue_timer_safety_net);
+    g_test_add_func("/tcp/prequeue/timer-remote-base", test_timer_remote_base);
     return g_test_run();
 }
