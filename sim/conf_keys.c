@@ -114,8 +114,9 @@ static const ConfKey table[] = {
              "Delayed-ACK timeout armed from the prequeue: rto_min_3_4 = `3*rto_min/4` (before seed "
              "003), min_ato = `min(ato, 3*rto_min/4)` (after)."),
     STACK("timer.slack", CONF_T_U32, timer_slack_jiffies, "0", "0", "1000",
-          "Jiffies of slack mod_timer may add to TCP timers (apply_slack, 2.6.34-4.7); 0 = exact "
-          "expiry (4.8+ has no explicit slack)."),
+          "TCP timers re-armed with the mod_timer_unexact() proposed in the 2009 thread (never "
+          "merged): a pending timer within +-slack jiffies of the new expiry is left alone; "
+          "0 = mod_timer (short cut on the exact expiry only)."),
 
     /* ---- hosts.<host> ---- */
     HOST(NULL, "cpus", CONF_T_U32, cpus, "1", "1", "1024", "CPUs of the host, one run queue each."),
