@@ -210,6 +210,8 @@ struct TcpSock {
     Task *rcv_waiter, *snd_waiter;
     bool sock_nospace, queue_shrunk;
     uint32_t rcv_rtt_last_tsecr;
+    uint64_t rcv_rtt_est_seq;      /* tcp_rcv_rtt_measure: rcv_nxt + rcv_wnd when it started */
+    sim_time_t rcv_rtt_est_time;   /* ... and its tcp_mstamp (0: none running) */
     /* results and model statistics */
     uint64_t bytes_acked, bytes_received;
     /* tcp_sk_reset_timer outcomes per timer: [0] retransmit, [1] delayed ACK; timer_mod_remote

@@ -5,7 +5,8 @@
  * (__tcp_select_window; the buffer's advertised share follows hosts.H.tcp.win_scaling), ATO
  * adaptation and quick-ACK (T.A.2-A.4), the ACK-now-or-delay decision __tcp_ack_snd_check with
  * the 6.7+ deferral while the owner processes the backlog (T.A.6), receive-side RTT and buffer
- * autotuning (tcp_rcv_space_adjust), and tcp_cleanup_rbuf after a read (T.A.7). Why: whether
+ * autotuning (tcp_rcv_space_adjust; <= 6.15 or the 6.16/6.18 rewrite, hosts.H.tcp.rcv_autotune),
+ * and tcp_cleanup_rbuf after a read (T.A.7). Why: whether
  * and when the receiver ACKs is what the peer's TLP/RTO timers race against (seed 000), and how
  * many ACKs the sender must absorb (seed 004).
  * SACK compression (4.18+) is not modelled: every out-of-order ACK goes at once.
@@ -193,6 +194,141 @@ static void tcp_grow_window(TcpSock *tp, const Skb *skb)
     tp->ack.quick |= 1;
 }
 
+/* ---- receiver RTT and buffer autotuning (DRS), hosts.H.tcp.rcv_autotune ---- */
+
+static bool tcp_drs_2025(const TcpSock *tp)
+{
+    return tcp_conf(tp)->rcv_autotune != TCP_RCV_AUTOTUNE_LEGACY;
+}
+
+/* tcp_rcv_rtt_update as of 6.16 (b879dcb1aeec "always seek for minimal rtt", a00f135cd986
+ * "skip big rtt sample if receive queue is not empty"): a smaller sample is taken at once; a
+ * larger one is dropped when it comes from the window measure or while unread data waits, else
+ * smoothed in with gain 1/8. rcv_rtt_us holds 8 x the estimate. */
+static void tcp_rcv_rtt_update(TcpSock *tp, uint32_t sample_us, bool win_dep)
+{
+    uint32_t old = tp->rcv_rtt_us;
+    uint64_t m = (uint64_t)sample_us << 3;
+    if (!old || m < old) {
+        tp->rcv_rtt_us = m > UINT32_MAX ? UINT32_MAX : (uint32_t)m;
+        return;
+    }
+    if (win_dep || tp->rcv_nxt != tp->copied_seq)
+        return;
+    tp->rcv_rtt_us = old - (old >> 3) + sample_us;
+}
+
+/* tcp_rcv_rtt_measure (tcp_event_data_recv): the time until rcv_nxt passes the right edge
+ * advertised when the measure started - one window's worth of data - is a window-based RTT
+ * sample (Dynamic Right-Sizing). Modelled with the 6.16+ policies only: the legacy policy keeps
+ * the TSecr-only estimator this model always had (with 1 ms TS samples every RTT, the window
+ * samples could only lower it in between). */
+static void tcp_rcv_rtt_measure(TcpSock *tp)
+{
+    if (!tcp_drs_2025(tp))
+        return;
+    if (tp->rcv_rtt_est_time) {
+        if (tp->rcv_nxt < tp->rcv_rtt_est_seq)
+            return;
+        sim_time_t d_us = (tp->tcp_mstamp - tp->rcv_rtt_est_time) / SIM_US;
+        tcp_rcv_rtt_update(tp, d_us > 0 ? (uint32_t)(d_us < UINT32_MAX ? d_us : UINT32_MAX) : 1u, true);
+    }
+    tp->rcv_rtt_est_seq = tp->rcv_nxt + tp->rcv_wnd;
+    tp->rcv_rtt_est_time = tp->tcp_mstamp;
+}
+
+/* tcp_rcv_rtt_measure_ts: receiver RTT from TSecr, for autotuning. Legacy: a 0 ms delta counts
+ * as 1 ms and every sample is smoothed in. 6.16+ (d59fc95be9d0 "remove zero TCP TS samples for
+ * autotuning"): with ms timestamps a sub-ms RTT gives 0, which is no sample at all. */
+void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
+{
+    if (!tp->saw_tstamp || !tp->rcv_tsecr || tp->rcv_tsecr == tp->rcv_rtt_last_tsecr)
+        return;
+    tp->rcv_rtt_last_tsecr = tp->rcv_tsecr;
+    if (skb->len < tp->ack.rcv_mss)
+        return;
+    uint32_t delta = tcp_time_stamp_ms(tp) - tp->rcv_tsecr;
+    if (delta > INT32_MAX / 1000) /* ms -> us must not overflow */
+        return;
+    if (tcp_drs_2025(tp)) {
+        if (delta)
+            tcp_rcv_rtt_update(tp, delta * (1000000 / TCP_TS_HZ), false);
+        return;
+    }
+    int64_t m = (int64_t)(delta ? delta : 1) * (1000000 / TCP_TS_HZ);
+    if (tp->rcv_rtt_us) {
+        m -= tp->rcv_rtt_us >> 3;
+        tp->rcv_rtt_us = (uint32_t)((int64_t)tp->rcv_rtt_us + m);
+    } else {
+        tp->rcv_rtt_us = (uint32_t)(m << 3);
+    }
+}
+
+/* Size rcvbuf for rcvwin bytes of window, within tcp_rmem[2]; window_clamp follows. */
+static void tcp_rcvbuf_set(TcpSock *tp, uint64_t rcvwin)
+{
+    uint64_t rcvbuf = tcp_space_from_win(tp, rcvwin);
+    if (rcvbuf > tcp_conf(tp)->rcvbuf_max)
+        rcvbuf = tcp_conf(tp)->rcvbuf_max;
+    if (rcvbuf > tp->sk.rcvbuf) {
+        tp->sk.rcvbuf = (uint32_t)rcvbuf;
+        tp->window_clamp = tcp_win_from_space(tp, rcvbuf);
+    }
+}
+
+/* tcp_rcvbuf_grow (6.16+, 65c5287892e9 "fix sk_rcvbuf overshoot"; newval since b1e014a1f327):
+ * space becomes newval; the window is 2 x newval ("DRS is always one RTT late"), 6.18 adds the
+ * slow-start growth 2 x rcvwin x (newval - old) / old back (aa251c84636c, without the old 16 MSS
+ * cushion), and the span held in the out-of-order queue is provisioned on top (63ad7dfedfae). */
+static void tcp_rcvbuf_grow(TcpSock *tp, uint32_t newval)
+{
+    uint32_t oldval = tp->rcvq_space.space;
+    tp->rcvq_space.space = newval;
+    if (!tcp_conf(tp)->rcvbuf_autotune)
+        return;
+    uint64_t rcvwin = (uint64_t)newval << 1;
+    if (tcp_conf(tp)->rcv_autotune == TCP_RCV_AUTOTUNE_6_18 && oldval && newval > oldval)
+        rcvwin += (rcvwin * (newval - oldval) / oldval) << 1;
+    if (tp->ofo_queue.tail && tp->ofo_queue.tail->end_seq > tp->rcv_nxt)
+        rcvwin += tp->ofo_queue.tail->end_seq - tp->rcv_nxt;
+    tcp_rcvbuf_set(tp, rcvwin);
+}
+
+/* Legacy DRS (<= 6.15): twice what the reader took plus 16 MSS of slack, grown by twice the
+ * relative increase (slow start). */
+static void tcp_rcv_space_adjust_legacy(TcpSock *tp)
+{
+    uint64_t copied = tp->copied_seq - tp->rcvq_space.seq;
+    if (copied <= tp->rcvq_space.space)
+        return;
+    if (tcp_conf(tp)->rcvbuf_autotune) {
+        uint64_t rcvwin = (copied << 1) + 16u * tp->advmss; /* 2 x copied + 16 MSS of slack */
+        uint64_t grow = rcvwin * (copied - tp->rcvq_space.space) / tp->rcvq_space.space;
+        tcp_rcvbuf_set(tp, rcvwin + (grow << 1));
+    }
+    tp->rcvq_space.space = (uint32_t)copied;
+}
+
+/* tcp_rcv_space_adjust: once per receiver RTT, after a read. 6.16+ (ea33537d8292 "add receive
+ * queue awareness"): bytes still unread are taken off what was copied, so a reader that falls
+ * behind never grows its buffer. */
+void tcp_rcv_space_adjust(TcpSock *tp)
+{
+    sim_time_t now = sim_now(tcp_sim(tp));
+    if (!tp->rcv_rtt_us || now - tp->rcvq_space.time < (sim_time_t)(tp->rcv_rtt_us >> 3) * SIM_US)
+        return;
+    if (tcp_drs_2025(tp)) {
+        int64_t copied = (int64_t)(tp->copied_seq - tp->rcvq_space.seq) -
+                         (int64_t)(tp->rcv_nxt - tp->copied_seq);
+        if (copied > (int64_t)tp->rcvq_space.space)
+            tcp_rcvbuf_grow(tp, (uint32_t)copied);
+    } else {
+        tcp_rcv_space_adjust_legacy(tp);
+    }
+    tp->rcvq_space.seq = tp->copied_seq;
+    tp->rcvq_space.time = now;
+}
+
 /* tcp_event_data_recv (T.A.3). */
 void tcp_event_data_recv(TcpSock *tp, const Skb *skb)
 {
@@ -200,6 +336,7 @@ void tcp_event_data_recv(TcpSock *tp, const Skb *skb)
     uint32_t ato_min = tcp_ato_min(tp);
     tp->ack.pending |= ICSK_ACK_SCHED;
     tcp_measure_rcv_mss(tp, skb);
+    tcp_rcv_rtt_measure(tp);
     if (!tp->ack.ato) {
         tcp_incr_quickack(tp, TCP_MAX_QUICKACKS);
         tp->ack.ato = ato_min;
@@ -218,51 +355,6 @@ void tcp_event_data_recv(TcpSock *tp, const Skb *skb)
     tp->ack.lrcvtime = now;
     if (skb->len >= 128) /* tcp_event_data_recv: only skbs of 128+ bytes may grow the window */
         tcp_grow_window(tp, skb);
-}
-
-/* tcp_rcv_rtt_measure_ts: receiver RTT from TSecr (1 ms minimum), for autotuning. */
-void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
-{
-    if (!tp->saw_tstamp || !tp->rcv_tsecr || tp->rcv_tsecr == tp->rcv_rtt_last_tsecr)
-        return;
-    tp->rcv_rtt_last_tsecr = tp->rcv_tsecr;
-    if (skb->len < tp->ack.rcv_mss)
-        return;
-    uint32_t delta = tcp_time_stamp_ms(tp) - tp->rcv_tsecr;
-    if (delta > INT32_MAX / 1000) /* ms -> us must not overflow */
-        return;
-    int64_t m = (int64_t)(delta ? delta : 1) * (1000000 / TCP_TS_HZ);
-    if (tp->rcv_rtt_us) {
-        m -= tp->rcv_rtt_us >> 3;
-        tp->rcv_rtt_us = (uint32_t)((int64_t)tp->rcv_rtt_us + m);
-    } else {
-        tp->rcv_rtt_us = (uint32_t)(m << 3);
-    }
-}
-
-/* tcp_rcv_space_adjust: once per receiver RTT, size rcvbuf to twice what the reader took. */
-void tcp_rcv_space_adjust(TcpSock *tp)
-{
-    const TcpConf *c = tcp_conf(tp);
-    sim_time_t now = sim_now(tcp_sim(tp));
-    if (!tp->rcv_rtt_us || now - tp->rcvq_space.time < (sim_time_t)(tp->rcv_rtt_us >> 3) * SIM_US)
-        return;
-    uint64_t copied = tp->copied_seq - tp->rcvq_space.seq;
-    if (copied > tp->rcvq_space.space && c->rcvbuf_autotune) {
-        uint64_t rcvwin = (copied << 1) + 16u * tp->advmss; /* 2 x copied + 16 MSS of slack */
-        uint64_t grow = rcvwin * (copied - tp->rcvq_space.space) / tp->rcvq_space.space;
-        rcvwin += grow << 1;
-        uint64_t rcvbuf = tcp_space_from_win(tp, rcvwin);
-        if (rcvbuf > c->rcvbuf_max)
-            rcvbuf = c->rcvbuf_max;
-        if (rcvbuf > tp->sk.rcvbuf) {
-            tp->sk.rcvbuf = (uint32_t)rcvbuf;
-            tp->window_clamp = tcp_win_from_space(tp, rcvbuf);
-        }
-        tp->rcvq_space.space = (uint32_t)copied;
-    }
-    tp->rcvq_space.seq = tp->copied_seq;
-    tp->rcvq_space.time = now;
 }
 
 /* ---- SACK blocks and DSACK (T.E.1) ---- */
@@ -410,6 +502,8 @@ static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb)
     }
     if (tcp_is_sack(tp))
         tcp_sack_new_ofo_skb(tp, seq, end_seq);
+    if (tcp_drs_2025(tp))
+        tcp_rcvbuf_grow(tp, tp->rcvq_space.space); /* 63ad7dfedfae: provision the ofo span */
 }
 
 /* Duplicate or out-of-window data: DelayedACKLost, DSACK, quick-ACK, ACK owed (T.A.7). */

@@ -24,6 +24,7 @@ G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
 G_STATIC_ASSERT(sizeof(CongControl) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpWinScaling) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
 
 /* Choices in enum order (index == enum value). */
@@ -36,10 +37,12 @@ static const char *const cc_choices[] = {"cubic", "reno", NULL};
 static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
                                                   "scaling_ratio", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
+static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", NULL};
 static const char *const workload_choices[] = {"stream", "rr", NULL};
 
 G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
+G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
                 PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
 
@@ -202,6 +205,14 @@ static const ConfKey table[] = {
              "stretch-ACK series); acks = one step per ACK of new data, as <= 3.13 with the "
              "default tcp_abc = 0 (tcp_slow_start +1, tcp_cong_avoid_ai one credit), CUBIC "
              "scaling its cnt by a 1/16 EWMA of packets per ACK (delayed_ack)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcv_autotune", tcp.rcv_autotune, "legacy",
+             rcv_autotune_choices, "tcp",
+             "Receive-buffer autotuning (tcp_rcv_space_adjust) and receiver RTT: legacy = <= 6.15 "
+             "(rcvwin = 2*copied + 16 MSS plus slow-start growth, ms TSecr samples with a 1 ms "
+             "floor, smoothed); 6.16 = the 'tcp: receive side improvements' series (copied minus "
+             "the unread bytes, rcvwin = 2*that, zero TS samples dropped, window-based samples, "
+             "minimum latched, out-of-order span provisioned); 6.18 = 6.16 plus the slow-start "
+             "growth again (aa251c84636c, 6.18-rc4)."),
     SIM_COSTS(COST_ROW)
 
     /* ---- links.<link> ---- */

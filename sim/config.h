@@ -59,6 +59,11 @@ typedef enum {
     TCP_CWND_COUNT_SEGMENTS, /* 3.14+/4.0+: cwnd grows per segment an ACK covers (stretch ACKs) */
     TCP_CWND_COUNT_ACKS,     /* <= 3.13 with tcp_abc = 0: one growth step per ACK */
 } TcpCwndCount;
+typedef enum {
+    TCP_RCV_AUTOTUNE_LEGACY, /* <= 6.15: rcvwin = 2*copied + 16 MSS, grown; ms TS RTT, 1 ms floor */
+    TCP_RCV_AUTOTUNE_6_16,   /* 6.16-6.17 "tcp: receive side improvements": 2*(copied - inq) */
+    TCP_RCV_AUTOTUNE_6_18,   /* 6.18 (aa251c84636c, 6.18-rc4): 6.16 plus the slow-start growth */
+} TcpRcvAutotune;
 
 typedef struct SchedConf {
     SchedPolicy policy;            /* hosts.H.sched.policy */
@@ -99,6 +104,7 @@ typedef struct TcpConf {
     uint32_t max_backlog;      /* hosts.H.tcp.netdev_max_backlog */
     TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */
     TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
+    TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
 } TcpConf;
 
 typedef struct HostConf {

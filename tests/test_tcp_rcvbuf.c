@@ -1,5 +1,5 @@
-/* test_tcp_rcvbuf.c - receive-side RTT from timestamps and receive-buffer autotuning
- * (tcp_rcv_rtt_measure_ts, tcp_rcv_space_adjust; notes B.4 host). */
+/* test_tcp_rcvbuf.c - receive-side RTT (from timestamps and, 6.16+, from the window) and
+ * receive-buffer autotuning (tcp_rcv_rtt_measure_ts, tcp_rcv_space_adjust; notes B.4 host). */
 #include "tcp_harness.h"
 
 /* At 0 a sends one MSS; b's quick ACK (TSval 1) reaches a at once, so a echoes 1. At 5 ms a
@@ -86,11 +86,94 @@ static void test_grow_window_slow_path(void)
     }
 }
 
+/* hosts.H.tcp.rcv_autotune = 6.16/6.18 ("tcp: receive side improvements", 6.16; aa251c84636c,
+ * 6.18-rc4). Bench clock at 1 ms: a sends one MSS; b starts a window measure (right edge
+ * rcv_nxt + rcv_wnd 65535, time 1 ms) and ACKs with TSval 2, which a echoes from then on. At
+ * 1.2 ms a sends 80 MSS, read as they come: rcv_nxt passes the right edge, a window sample of
+ * 200 us (8 x 200 = 1600). The TSecr samples are 2 - 2 = 0 ms: no sample since d59fc95be9d0
+ * (legacy would count 1 ms and settle at 8000, the 1 ms floor). */
+static TcpBench *drs_bench(TcpRcvAutotune policy)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.rcv_autotune = policy;
+    th_connect(tb, 1500);
+    th_run_to(tb, SIM_MS);
+    th_write(tb->a, 1448);
+    th_pump(tb);
+    th_read(tb->b);
+    g_assert_cmpuint(tb->a->ts_recent, ==, 2);
+    th_run_to(tb, 1200 * SIM_US);
+    for (int i = 0; i < 8; i++) {
+        th_write(tb->a, 10 * 1448);
+        th_pump(tb);
+        th_read(tb->b);
+    }
+    return tb;
+}
+
+static void test_drs_rtt(void)
+{
+    TcpBench *tb = drs_bench(TCP_RCV_AUTOTUNE_6_16);
+    g_assert_cmpuint(tb->b->rcv_rtt_us, ==, 8 * 200);
+    th_free(tb);
+    tb = drs_bench(TCP_RCV_AUTOTUNE_LEGACY);
+    g_assert_cmpuint(tb->b->rcv_rtt_us, ==, 8 * 1000);
+    th_free(tb);
+}
+
+/* The first adjustment at 1.2 ms (>= 200 us after the start of the measure at 0): copied = 81
+ * MSS = 117288 > space 65535, nothing unread (adv_win_scale 1: rcvbuf = 2 x window).
+ *   6.16: rcvwin = 2 x 117288 = 234576 -> rcvbuf 469152, window_clamp 234576;
+ *   6.18: + 2 x (234576 x (117288 - 65535) / 65535 = 185244) -> rcvwin 605064, rcvbuf 1210128.
+ * Then at 1.5 ms a sends 120 MSS that b reads and 100 more that stay unread: copied 173760 but
+ * 144800 unread, 28960 <= space 117288 - no growth (ea33537d8292), where legacy grows. */
+static void test_drs_grow(void)
+{
+    static const struct { TcpRcvAutotune policy; uint32_t rcvbuf; } cases[] = {
+        { TCP_RCV_AUTOTUNE_6_16, 469152 },
+        { TCP_RCV_AUTOTUNE_6_18, 1210128 },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = drs_bench(cases[i].policy);
+        TcpSock *b = tb->b;
+        tcp_rcv_space_adjust(b);
+        g_assert_cmpuint(b->rcvq_space.space, ==, 81 * 1448);
+        g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, cases[i].rcvbuf);
+        g_assert_cmpuint(b->window_clamp, ==, cases[i].rcvbuf / 2);
+        th_run_to(tb, 1500 * SIM_US);
+        th_write(tb->a, 120 * 1448);
+        th_pump(tb);
+        th_read(b);
+        th_write(tb->a, 100 * 1448);
+        th_pump(tb);
+        g_assert_cmpuint(b->rcv_nxt - b->copied_seq, ==, 100 * 1448);
+        tcp_rcv_space_adjust(b);
+        g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, cases[i].rcvbuf);
+        g_assert_cmpuint(b->rcvq_space.space, ==, 81 * 1448);
+        th_free(tb);
+    }
+    /* legacy, same reads: 173760 copied > 117288 -> grows although the reader fell behind */
+    TcpBench *tb = drs_bench(TCP_RCV_AUTOTUNE_LEGACY);
+    tcp_rcv_space_adjust(tb->b);
+    uint32_t before = tcp_sk(tb->b)->rcvbuf;
+    th_run_to(tb, 2500 * SIM_US); /* legacy RTT is 1 ms */
+    th_write(tb->a, 120 * 1448);
+    th_pump(tb);
+    th_read(tb->b);
+    th_write(tb->a, 100 * 1448);
+    th_pump(tb);
+    tcp_rcv_space_adjust(tb->b);
+    g_assert_cmpuint(tcp_sk(tb->b)->rcvbuf, >, before);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/rcvbuf/autotune", test_rcvbuf_autotune);
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
+    g_test_add_func("/tcp/rcvbuf/drs-2025-rtt", test_drs_rtt);
+    g_test_add_func("/tcp/rcvbuf/drs-2025-grow", test_drs_grow);
     return g_test_run();
 }
