@@ -161,7 +161,7 @@ static void ksoftirqd_init(Cpu *cpu)
 {
     Task *t = &cpu->ksoftirqd;
     *t = (Task){ .step = ksoftirqd_step, .ctx = &cpu->softirq, .host = cpu->host, .cpu = cpu,
-                 .state = TASK_SLEEPING };
+                 .state = TASK_SLEEPING, .allowed = { .n = 1, .cpu = { cpu->index } } };
     snprintf(t->name, sizeof t->name, "ksoftirqd/%u", cpu->index);
     softirq_engine_init(&cpu->softirq, cpu, t);
 }
@@ -497,6 +497,8 @@ void task_init(Task *t, Host *h, const char *name, TaskStepFn step, void *ctx,
             best = h->cpus[i];
     g_assert(best);
     *t = (Task){ .step = step, .ctx = ctx, .host = h, .cpu = best, .state = TASK_NEW };
+    if (allowed)
+        t->allowed = *allowed;
     g_strlcpy(t->name, name, sizeof t->name);
     best->nr_tasks++;
 }
@@ -529,6 +531,41 @@ void task_sleep(Task *t)
     t->state = TASK_SLEEPING;
 }
 
+/* idle_cpu(): no task running or queued. A CPU busy with an interrupt or softirq taken while
+ * idle still counts as idle, as in the kernel (its current task is the idle task). */
+static bool cpu_idle_for_wakeup(const Cpu *cpu)
+{
+    return !cpu->curr && cpu->rq.nr_running == 0;
+}
+
+/* select_task_rq_fair() reduced to select_idle_sibling() over one cache domain (the host): the
+ * previous CPU if idle, else the first idle CPU the task may run on, scanning upwards from the
+ * previous one (so the choice is deterministic), else the previous CPU. Not modelled: wake_affine
+ * (pulling the wakee to the waker's CPU), 2.6.2x wake_idle()'s rule of staying put when the
+ * previous CPU already has two tasks, periodic load balancing, and the cache-cold start on the
+ * new CPU (the move is free). */
+static Cpu *select_wake_cpu(Task *t)
+{
+    Cpu *prev = t->cpu;
+    Host *h = t->host;
+    if (!h->conf || !h->conf->sched.wake_idle || cpu_idle_for_wakeup(prev))
+        return prev;
+    for (uint32_t k = 1; k < h->ncpus; k++) {
+        Cpu *c = h->cpus[(prev->index + k) % h->ncpus];
+        if (!cpu_allowed(&t->allowed, c->index) || !cpu_idle_for_wakeup(c))
+            continue;
+        sched_sync(prev);
+        sched_sync(c);
+        rq_migrate(&prev->rq, &c->rq, t);
+        prev->nr_tasks--;
+        c->nr_tasks++;
+        t->cpu = c;
+        t->nr_migrations++;
+        return c;
+    }
+    return prev;
+}
+
 void task_wake(Task *t, Cpu *waker)
 {
     if (t->state != TASK_SLEEPING)
@@ -539,7 +576,7 @@ void task_wake(Task *t, Cpu *waker)
         t->state = TASK_RUNNING; /* woken before its sleep took effect: it keeps running */
         return;
     }
-    Cpu *cpu = t->cpu;
+    Cpu *cpu = select_wake_cpu(t);
     SIM_LOG(t->host, LOG_SCHED, waker, "sched_wakeup", "task=%s target_cpu=%u", t->name, cpu->index);
     sched_sync(cpu);
     rq_enqueue_wakeup(&cpu->rq, t);

@@ -53,12 +53,14 @@ struct Task {
     void *ctx;
     Host *host;
     /* read-only for models */
-    Cpu *cpu;              /* the CPU whose run queue it is on (tasks do not migrate) */
+    Cpu *cpu;              /* the CPU whose run queue it is on (changes only at wake-up) */
+    CpuList allowed;       /* CPUs it may run on (n == 0: any) */
     TaskState state;
     sim_time_t runtime_ns; /* CPU time consumed by its steps */
     uint64_t nr_switches;  /* times it was switched in */
     uint64_t nr_yields;    /* task_cond_resched() calls that yielded */
     uint64_t nr_preempted; /* involuntary switches (full preemption, return to user) */
+    uint64_t nr_migrations; /* wake-ups placed on another CPU (hosts.H.sched.wake_idle) */
     /* private to cpu.c / sched.c */
     uint64_t vruntime;     /* weighted ns, CFS/EEVDF */
     uint64_t deadline;     /* EEVDF virtual deadline */

@@ -412,6 +412,13 @@ void rq_dequeue_sleep(RunQueue *rq, Task *t)
     update_min_vruntime(rq);
 }
 
+void rq_migrate(const RunQueue *from, const RunQueue *to, Task *t)
+{
+    g_assert(!t->on_rq);
+    if (from->ops == &cfs_ops)
+        t->vruntime = t->vruntime - from->min_vruntime + to->min_vruntime;
+}
+
 Task *rq_pick_next(RunQueue *rq)
 {
     return rq->nr_running ? rq->ops->pick(rq) : NULL;

@@ -50,6 +50,10 @@ void rq_enqueue_new(RunQueue *rq, Task *t);
 void rq_enqueue_wakeup(RunQueue *rq, Task *t);
 /* The task leaves the queue to sleep (the executor has called rq_update_curr first). */
 void rq_dequeue_sleep(RunQueue *rq, Task *t);
+/* A sleeping task moves from one CPU's queue to another's before it is enqueued there: CFS
+ * carries its vruntime over relative to each queue's min_vruntime (migrate_task_rq_fair);
+ * EEVDF keeps the lag it saved at sleep, which is already relative. */
+void rq_migrate(const RunQueue *from, const RunQueue *to, Task *t);
 /* __schedule(): the task to run next (rq->curr, if still runnable, competes too). NULL if the
  * queue is empty. It does not change rq->curr. */
 Task *rq_pick_next(RunQueue *rq);

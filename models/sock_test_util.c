@@ -18,6 +18,7 @@ static void sched_defaults(SchedConf *s)
         .wakeup_granularity_ns = 1 * SIM_MS,         /* sysctl_sched_wakeup_granularity */
         .base_slice_ns = 750 * SIM_US,               /* sysctl_sched_base_slice, notes C.4 */
         .preempt = PREEMPT_VOLUNTARY,
+        .wake_idle = true,
     };
 }
 

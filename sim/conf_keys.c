@@ -141,6 +141,10 @@ static const ConfKey table[] = {
              "sched",
              "Preemption model: none, voluntary (CONFIG_PREEMPT_VOLUNTARY, the usual distro "
              "build) or full."),
+    HOST("sched", "sched.wake_idle", CONF_T_BOOL, sched.wake_idle, "true", NULL, NULL,
+         "A waking task whose CPU is busy moves to an idle CPU it may run on (the host is one "
+         "cache domain): select_idle_sibling() since 2.6.32, wake_idle() before. false = tasks "
+         "stay on the CPU they were placed on at start."),
     HOST("nic", "nic.mtu", CONF_T_U32, nic.mtu, "1500", "68", "65536",
          "IP MTU in bytes: Ethernet 1500 (9000 jumbo, loopback 65536)."),
     HOST("nic", "nic.rx_ring", CONF_T_U32, nic.rx_ring, "1024", "1", "65536",

@@ -72,6 +72,7 @@ typedef struct SchedConf {
     sim_time_t wakeup_granularity_ns; /* hosts.H.sched.wakeup_granularity */
     sim_time_t base_slice_ns;      /* hosts.H.sched.base_slice (EEVDF) */
     PreemptModel preempt;          /* hosts.H.sched.preempt */
+    bool wake_idle;                /* hosts.H.sched.wake_idle */
 } SchedConf;
 
 typedef struct NicConf {

@@ -216,6 +216,72 @@ static void test_wake_before_sleep_is_not_lost(void)
     test_host_free(th);
 }
 
+/* ---- wake-up placement (hosts.H.sched.wake_idle) ---- */
+
+typedef struct {
+    SimEvent ev;
+    Task *t;
+} Starter;
+
+static void starter_fire(Sim *sim, void *ctx)
+{
+    task_start(((Starter *)ctx)->t);
+}
+
+/* Two CPUs. A (pinned to CPU 0) computes 100 steps of 10 us from 20 us; D is pinned to CPU 1
+ * and never starts, so B (allowed anywhere) is placed on CPU 0 too. B runs at 2 us, sleeps at
+ * 12 us, and is woken at 100 us while A holds CPU 0 and CPU 1 is idle. With wake_idle B moves
+ * to CPU 1 and runs after the 2 us switch, at 102 us, without touching A; without it (or when
+ * B is pinned to CPU 0) B stays queued on CPU 0 and runs only when A is done. */
+static uint32_t run_wake_placement(bool wake_idle, bool pin_b, Sleeper *b, StepTask *a)
+{
+    TestHost *th = test_host_new(2, 1000);
+    th->conf.sched.wake_idle = wake_idle;
+    test_host_build(th);
+    CpuList cpu0 = { .n = 1, .cpu = { 0 } }, cpu1 = { .n = 1, .cpu = { 1 } };
+    Task d;
+    task_init(&a->t, &th->host, "a", step_task, a, &cpu0);
+    task_init(&d, &th->host, "d", step_task, NULL, &cpu1);
+    task_init(&b->t, &th->host, "b", sleeper_step, b, pin_b ? &cpu0 : NULL);
+    g_assert_true(b->t.cpu == th->cpus[0]);
+    task_start(&b->t);
+    Starter st = { .t = &a->t };
+    sim_event_init(&st.ev, starter_fire, &st, 0, 0);
+    sim_schedule_at(th->sim, &st.ev, 20 * SIM_US);
+    Waker w = { .t = &b->t };
+    sim_event_init(&w.ev, waker_fire, &w, 0, 0);
+    sim_schedule_at(th->sim, &w.ev, 100 * SIM_US);
+    sim_run_until(th->sim, 2 * SIM_MS);
+    g_assert_cmpint(a->done, ==, 100);
+    g_assert_cmpint(b->calls, ==, 2); /* ran and slept, then ran once more after the wake-up */
+    uint32_t where = b->t.cpu == th->cpus[1] ? 1 : 0;
+    test_host_free(th);
+    return where;
+}
+
+static void test_wake_idle_moves_to_idle_cpu(void)
+{
+    Sleeper b = { 0 };
+    StepTask a = { .steps = 100, .step_ns = 10 * SIM_US };
+    g_assert_cmpuint(run_wake_placement(true, false, &b, &a), ==, 1);
+    g_assert_cmpint(b.at[1], ==, 102 * SIM_US);
+    g_assert_cmpuint(b.t.nr_migrations, ==, 1);
+    g_assert_cmpint(a.step_at[15], ==, 22 * SIM_US + 15 * 10 * SIM_US); /* A never lost its CPU */
+}
+
+static void test_wake_idle_off_or_pinned_stays(void)
+{
+    for (int pinned = 0; pinned <= 1; pinned++) {
+        Sleeper b = { 0 };
+        StepTask a = { .steps = 100, .step_ns = 10 * SIM_US };
+        g_assert_cmpuint(run_wake_placement(pinned, pinned, &b, &a), ==, 0);
+        /* queued behind A until A sleeps at 1022 us: A's 1 ms is below its CFS slice and B's
+         * vruntime lead is below the wake-up granularity */
+        g_assert_cmpint(b.at[1], >=, 1022 * SIM_US);
+        g_assert_cmpuint(b.t.nr_migrations, ==, 0);
+    }
+}
+
 /* ---- NOHZ: no ticks while idle ---- */
 
 /* One task runs 35 steps of 100 us (3.5 ms) and sleeps; the run goes on to 1 s. Events:
@@ -333,5 +399,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/tick-stops-when-idle", test_tick_stops_when_idle);
     g_test_add_func("/cpu/null-cpu", test_null_cpu_runs_at_once);
     g_test_add_func("/cpu/full-preemption", test_full_preemption);
+    g_test_add_func("/cpu/wake-idle-moves-to-idle-cpu", test_wake_idle_moves_to_idle_cpu);
+    g_test_add_func("/cpu/wake-idle-off-or-pinned-stays", test_wake_idle_off_or_pinned_stays);
     return g_test_run();
 }
