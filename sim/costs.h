@@ -11,19 +11,7 @@
 
 #include "sim/simtime.h"
 
-/* X(id, key, default_ns, doc). "D.5" etc. refer to shared/notes/kernel-host-mechanics.md.
- *
- * Calibration note (receive user thread; scenarios/ack-defer.yaml). Commit 133c4c0d3717 (6.7,
- * notes F.2) measured one TCP_STREAM flow, ~60 KB GRO skbs, receiving thread and BH on separate
- * CPUs, the thread the bottleneck: 100 -> 120 Gbit/s while its ACKs fell 240,000 -> 40,000/s.
- * With the thread saturated in both, per-byte cost c and per-ACK cost a satisfy
- *     1 s = 12.5e9 B * c + 240e3 * a   and   1 s = 15e9 B * c + 40e3 * a,
- * so a = 0.2 / 248e3 = 0.81 us and c = (1 - 40e3 * a) / 15e9 = 64.5 ps/B = 66 ns/KiB.
- * c is everything the thread spends per byte besides ACKs: the copy plus, per 61440-B skb from
- * the backlog, tcp_rcv_data + backlog_extra, plus the syscall/lock_sock share of each 128 KiB
- * read. Split: copy_per_kb 47 (an assumed ~22 GB/s copy), backlog_extra kept at 400 (D.5),
- * tcp_rcv_data 700 for the rest: 47 + (700 + 400 + ~60) / 60 = 66 ns/KiB. a is
- * tcp_send_ack + dev_xmit = 400 + 400. */
+/* X(id, key, default_ns, doc). "D.5" etc. refer to shared/notes/kernel-host-mechanics.md. */
 #define SIM_COSTS(X)                                                                            \
     X(COST_CTX_SWITCH, "ctx_switch", 2000,                                                      \
       "switch between two tasks incl. cache refill (lmbench lat_ctx class, ~1-3 us)")           \
@@ -39,10 +27,9 @@
       "GRO: match and merge one frame into a held skb")                                         \
     X(COST_IP_RCV, "ip_rcv", 200,                                                               \
       "ip_rcv + socket lookup per skb (cache misses ~32 ns each, D.5)")                         \
-    X(COST_TCP_RCV_DATA, "tcp_rcv_data", 700,                                                    \
-      "tcp_rcv_established for one data skb: ACK/seq checks, queueing; 133c4c0d3717 fit (costs.h " \
-      "calibration note): c - copy = 19 ns/KiB = 1.15 us per 60 KiB skb, less backlog_extra and " \
-      "the per-read syscall share (was 1500, D.5 magnitude)")                                    \
+    X(COST_TCP_RCV_DATA, "tcp_rcv_data", 1500,                                                  \
+      "tcp_rcv_established for one data skb: ACK/seq checks, queueing (D.5: 2-3 us per 61 KB "  \
+      "GRO skb incl. driver)")                                                                  \
     X(COST_TCP_RCV_ACK, "tcp_rcv_ack", 400,                                                     \
       "tcp_ack for one pure ACK skb, before cleaning the retransmit queue")                     \
     X(COST_TCP_CLEAN_RTX_SKB, "tcp_clean_rtx_skb", 150,                                         \
@@ -53,17 +40,14 @@
       "tcp_add_backlog: append or coalesce under the socket spinlock")                          \
     X(COST_LOCK_SOCK, "lock_sock", 30,                                                          \
       "lock_sock/release_sock fast path: two spinlock round trips (~15 ns each, A.2)")          \
-    X(COST_COPY_PER_KB, "copy_per_kb", 47,                                                      \
-      "copy 1 KiB to or from user space: ~22 GB/s, assumed for DDIO data in the LLC copied by "  \
-      "one Sapphire Rapids core (20-25 GB/s); the bulk of the 133c4c0d3717 fit c = 66 ns/KiB "   \
-      "(costs.h calibration note; was 80, D.5's ~12 GB/s)")                                      \
+    X(COST_COPY_PER_KB, "copy_per_kb", 80,                                                      \
+      "copy 1 KiB to or from user space (~12 GB/s per core: 64 KB in ~5 us, D.5)")              \
     X(COST_SENDMSG_SKB, "sendmsg_skb", 300,                                                     \
       "tcp_sendmsg: allocate and entail one new skb (SLUB ~45 ns + page frag refill)")          \
     X(COST_TCP_XMIT_SKB, "tcp_xmit_skb", 800,                                                   \
       "tcp_transmit_skb + IP output for one (TSO) skb, headers and checksum offload")           \
-    X(COST_TCP_SEND_ACK, "tcp_send_ack", 400,                                                   \
-      "build and send one pure ACK; with dev_xmit (400) the a = 0.8 us per ACK of the "          \
-      "133c4c0d3717 fit (costs.h calibration note; was 1000, D.5's ~1-2 us)")                    \
+    X(COST_TCP_SEND_ACK, "tcp_send_ack", 1000,                                                  \
+      "build and send one pure ACK (D.5: ~1-2 us)")                                             \
     X(COST_TCP_TIMER, "tcp_timer", 500,                                                         \
       "run one TCP timer handler (RTO, TLP, delayed ACK) in the timer softirq")                 \
     X(COST_DEV_XMIT, "dev_xmit", 400,                                                           \
