@@ -22,6 +22,19 @@ static void test_cubic_reduction(void)
     th_free(tb);
 }
 
+/* The state both curve tests start from: a loss at cwnd 100 leaves cwnd 70 in congestion
+ * avoidance, cwnd-limited, with a 100 ms minimum RTT. */
+static TcpSock *cubic_after_loss(TcpBench *tb)
+{
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 100;
+    tp->snd_ssthresh = tp->ca_ops->ssthresh(tp);
+    tp->snd_cwnd = 70;
+    tp->is_cwnd_limited = true;
+    tp->ca_ops->pkts_acked(tp, 1, 100000); /* delay_min = 100 ms */
+    return tp;
+}
+
 /* After the loss at 100 the flow sits at cwnd 70 in congestion avoidance with a 100 ms RTT
  * (delay_min 100 ms); every millisecond cwnd/100 packets are ACKed. With
  * W(T) = 100 + C (T - K)^3, C = 410 / 1024, K = cbrt(30 / C) = 4.2155 s and T the time since
@@ -33,12 +46,7 @@ static void test_cubic_curve(void)
 {
     TcpBench *tb = th_new();
     th_connect(tb, 1500);
-    TcpSock *tp = tb->a;
-    tp->snd_cwnd = 100;
-    tp->snd_ssthresh = tp->ca_ops->ssthresh(tp);
-    tp->snd_cwnd = 70;
-    tp->is_cwnd_limited = true;
-    tp->ca_ops->pkts_acked(tp, 1, 100000); /* delay_min = 100 ms */
+    TcpSock *tp = cubic_after_loss(tb);
     double C = 410.0 / 1024.0, K = cbrt(30.0 / C);
     uint64_t acc = 0;
     sim_time_t t0 = SIM_MS; /* the epoch starts at the first ACK, jiffy 1 */
@@ -194,12 +202,7 @@ static void cubic_growth_with_stretch_acks(TcpCwndCount count, uint32_t *cwnd_at
     TcpBench *tb = th_new();
     tb->conf[0].tcp.cwnd_count = count;
     th_connect(tb, 1500);
-    TcpSock *tp = tb->a;
-    tp->snd_cwnd = 100;
-    tp->snd_ssthresh = tp->ca_ops->ssthresh(tp);
-    tp->snd_cwnd = 70;
-    tp->is_cwnd_limited = true;
-    tp->ca_ops->pkts_acked(tp, 1, 100000); /* delay_min = 100 ms */
+    TcpSock *tp = cubic_after_loss(tb);
     uint64_t acc = 0;
     for (sim_time_t ms = 1; ms <= 100 * CUBIC_SAMPLES; ms++) {
         th_run_to(tb, ms * SIM_MS);
