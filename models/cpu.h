@@ -143,11 +143,16 @@ typedef struct SoftirqWork SoftirqWork;
  * (0 = the first unit of a poll, where COST_NAPI_POLL belongs); a turn ends after napi_weight
  * units or when run returns false. cpu_in_softirq() is true inside run, also in ksoftirqd. */
 typedef bool (*SoftirqRunFn)(SoftirqWork *w, Cpu *cpu);
+/* NET_RX only, optional: the poll turn that just ended used its whole weight and the NAPI stays
+ * scheduled (the tail of __napi_poll(), before the repoll); called in the same softirq context
+ * as run, which may charge. */
+typedef void (*SoftirqRepollFn)(SoftirqWork *w, Cpu *cpu);
 
 struct SoftirqWork {
     SoftirqRunFn run;
     void *ctx;
     SoftirqKind kind;
+    SoftirqRepollFn repoll; /* NULL unless set after softirq_work_init */
     /* private */
     SoftirqWork *next;
     bool queued;

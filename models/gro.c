@@ -16,9 +16,16 @@
  *    gro_normal_batch segments, and at the end of the poll (gro_flush).
  * An aggregate keeps its first frame's header (window included), ORs in PSH/FIN, and gets
  * gso_segs = frames and gso_size = the first frame's payload; a lone frame keeps gso_size 0.
- * Truesize per models/truesize.h. Age-based flushing of held skbs when a poll uses its whole
- * weight (napi_gro_flush(napi, HZ >= 1000)) is not modelled: aggregates end by size, PSH or
- * the end of the poll.
+ * Truesize per models/truesize.h.
+ * Flush points (net/core/dev.c, 6.17+ names; the same logic since napi_gro_flush(n, flush_old)):
+ *  - napi_complete_done(): gro_flush_normal(gro, !!gro_flush_timeout) - every held skb, then the
+ *    normal list (gro_flush_timeout 0, the default, so a full flush) -> gro_flush();
+ *  - __napi_poll() after a poll that used its whole weight: gro_flush_normal(gro, HZ >= 1000) -
+ *    only held skbs whose age (the jiffies value when they were first held, set in
+ *    dev_gro_receive) differs from the current jiffies, oldest first (__gro_flush_chain walks each
+ *    list from its oldest entry and stops at the first of this jiffy), then the whole normal
+ *    list. So under a NAPI that never completes, an aggregate lives at most into the next jiffy,
+ *    and completed skbs wait at most one poll for their batch.
  */
 #include "models/gro.h"
 
@@ -26,6 +33,7 @@
 
 #include "models/truesize.h"
 #include "models/wire.h"
+#include "sim/ktimer.h"
 
 /* gro_max_size default = GRO_LEGACY_MAX_SIZE (notes 0). */
 #define GRO_DEFAULT_MAX_SIZE 65536u
@@ -104,6 +112,7 @@ static void complete_held(Gro *g, uint32_t i, Cpu *cpu)
 {
     Skb *agg = g->held[i];
     memmove(&g->held[i], &g->held[i + 1], (g->nheld - i - 1) * sizeof(g->held[0]));
+    memmove(&g->age[i], &g->age[i + 1], (g->nheld - i - 1) * sizeof(g->age[0]));
     g->nheld--;
     if (agg->gso_segs <= 1)
         agg->gso_size = 0; /* a lone frame is not a GSO skb */
@@ -153,12 +162,18 @@ static bool is_final(const Skb *frame, uint32_t mss)
     return frame->len < mss || (frame->flags & fl) != 0;
 }
 
+static uint64_t gro_jiffies(const Gro *g)
+{
+    return g->sim ? ktimer_jiffies(g->sim, g->hz) : 0;
+}
+
 static void hold(Gro *g, Skb *frame, Cpu *cpu)
 {
     if (g->nheld == g->p.max_held)
         complete_held(g, 0, cpu); /* gro_flush_oldest */
     frame->gso_segs = 1;
     frame->gso_size = (uint16_t)frame->len;
+    g->age[g->nheld] = gro_jiffies(g);
     g->held[g->nheld++] = frame;
 }
 
@@ -187,9 +202,23 @@ void gro_receive(Gro *g, Skb *frame, Cpu *cpu)
         hold(g, frame, cpu);
 }
 
-void gro_flush(Gro *g, Cpu *cpu)
+void gro_set_clock(Gro *g, const Sim *sim, uint32_t hz)
 {
-    while (g->nheld)
+    g_assert(!sim || hz > 0);
+    g->sim = sim;
+    g->hz = hz;
+}
+
+void gro_flush_normal(Gro *g, bool flush_old, Cpu *cpu)
+{
+    uint64_t now = gro_jiffies(g);
+    /* held[] is oldest first and ages never decrease along it: stop at the first of this jiffy */
+    while (g->nheld && !(flush_old && g->age[0] == now))
         complete_held(g, 0, cpu);
     normal_list(g, cpu);
+}
+
+void gro_flush(Gro *g, Cpu *cpu)
+{
+    gro_flush_normal(g, false, cpu);
 }

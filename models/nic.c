@@ -24,6 +24,8 @@
  * item. Each poll unit takes ONE frame (COST_RX_FRAME, plus COST_GRO_FRAME with GRO) and feeds
  * GRO (gro.c); delivered skbs go up through ip_rcv. When the ring is empty the poll completes
  * (napi_complete_done, COST_NAPI_POLL): held GRO skbs are flushed, the interrupt is unmasked.
+ * A poll that uses its whole weight does not complete: the interrupt stays masked, and only GRO
+ * skbs held since an earlier jiffy and the normal list go up (nic_napi_repoll).
  * The NAPI weight and the softirq budgets are applied by softirq.c around the units; unlike the
  * kernel, the TX completions and the final unit that finds the ring empty count as units too
  * (the ring is checked again after the last frame's cost has elapsed, as a driver's poll loop
@@ -163,6 +165,16 @@ static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
     return true;
 }
 
+/* __napi_poll() after a poll that used its whole weight (the NAPI stays scheduled, the interrupt
+ * masked): gro_flush_normal(&n->gro, HZ >= 1000) - held skbs older than this jiffy (all of them
+ * when HZ < 1000) and the normal list go up (net/core/dev.c; notes D.2). Checked at the start of
+ * the poll's last unit, which is when the model knows the weight is used. */
+static void nic_napi_repoll(SoftirqWork *w, Cpu *cpu)
+{
+    Nic *n = w->ctx;
+    gro_flush_normal(&n->gro, n->dev.host->hz >= 1000, cpu);
+}
+
 static void nic_gro_deliver(void *ctx, Skb *skb, Cpu *cpu)
 {
     Nic *n = ctx;
@@ -180,9 +192,11 @@ NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index)
     skb_queue_init(&n->tx_done);
     sim_event_init(&n->irq_ev, nic_irq_event, n, EVK_NIC_IRQ, n->dev.obj);
     softirq_work_init(&n->napi, SOFTIRQ_NET_RX, nic_napi_poll, n);
+    n->napi.repoll = nic_napi_repoll;
     GroParams gp;
     gro_params_default(&gp, conf->mtu, conf->gro);
     gro_init(&n->gro, &gp, h->pool, nic_gro_deliver, n);
+    gro_set_clock(&n->gro, h->sim, h->hz);
     nic_rx_init(n);
     return &n->dev;
 }

@@ -17,7 +17,10 @@
  * net_rx_action (net/core/dev.c): budget netdev_budget, time limit jiffies +
  *   usecs_to_jiffies(netdev_budget_usecs); each NAPI on the list is polled once, for at most
  *   napi_weight units (the poll is not cut by the remaining budget, as in the kernel); a NAPI
- *   that used its whole weight goes to the repoll list for the next round; NAPIs scheduled while
+ *   that used its whole weight is told so (SoftirqWork.repoll: __napi_poll's
+ *   gro_flush_normal(HZ >= 1000) for a NIC) and goes to the repoll list for the next round; with
+ *   a single busy NAPI that ends the action, which re-raises NET_RX (one poll per
+ *   net_rx_action, so one per __do_softirq round); NAPIs scheduled while
  *   the list drains are picked up in the same action when no repoll is waiting. After each poll:
  *   budget <= 0 or jiffies >= limit stops the action (time_squeeze). Leftovers go back as
  *   pending: the rest of the list, then newly scheduled NAPIs, then the repoll list.
@@ -188,9 +191,11 @@ static void napi_poll_done(SoftirqEngine *e, SoftirqWork *w, bool more)
     e->rx_budget -= w->polled;
     list_pop(&e->local);
     w->polled = 0;
-    if (more)
+    if (more) {
+        if (w->repoll)
+            w->repoll(w, e->cpu); /* __napi_poll: work == weight, no completion */
         list_push(&e->repoll, w);
-    else
+    } else
         w->queued = false;
     if (e->rx_budget <= 0 || jiffies_now(e) >= e->rx_time_limit) {
         e->time_squeeze++;

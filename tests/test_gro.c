@@ -244,6 +244,40 @@ static void test_disabled_batches(void)
     gfix_free(&g);
 }
 
+/* __napi_poll's gro_flush_normal(gro, HZ >= 1000) after a poll that used its whole weight: the
+ * aggregate of flow 1, first held in jiffy 0, goes up in jiffy 1 although its next frame could
+ * still merge; flow 2's, held in jiffy 1, stays; the normal list (flow 3's lone PSH frame, 1
+ * segment, below the batch of 8) goes up as well. The full flush of napi_complete_done then
+ * delivers flow 2. A model without ages keeps both aggregates, one without the normal-list
+ * delivery delivers nothing at the first flush. */
+static void test_flush_old(void)
+{
+    GroFix g;
+    gfix_init(&g, 1500, true, 0);
+    Sim *sim = sim_new(1);
+    gro_set_clock(&g.gro, sim, 1000);
+    gro_receive(&g.gro, frame(&g, 1, 0, 1448, 0, 1500), NULL);
+    gro_receive(&g.gro, frame(&g, 1, 1448, 1448, 0, 1500), NULL);
+    sim_run_until(sim, SIM_MS);
+    gro_receive(&g.gro, frame(&g, 2, 0, 1448, 0, 1500), NULL);
+    gro_receive(&g.gro, frame(&g, 3, 0, 100, TCPHDR_PSH, 1500), NULL);
+    g_assert_cmpuint(g.rec.out->len, ==, 0);
+    gro_flush_normal(&g.gro, true, NULL);
+    g_assert_cmpuint(g.rec.out->len, ==, 2);
+    g_assert_cmpuint(out(&g, 0)->len, ==, 100);  /* flow 3, on the normal list first */
+    g_assert_cmpuint(out(&g, 1)->len, ==, 2896); /* flow 1: 2 frames */
+    g_assert_cmpuint(out(&g, 1)->segs, ==, 2);
+    gro_flush_normal(&g.gro, true, NULL); /* same jiffy: flow 2 stays */
+    g_assert_cmpuint(g.rec.out->len, ==, 2);
+    gro_receive(&g.gro, frame(&g, 1, 2896, 1448, 0, 1500), NULL); /* a new aggregate */
+    gro_flush(&g.gro, NULL);
+    g_assert_cmpuint(g.rec.out->len, ==, 4);
+    g_assert_cmpuint(out(&g, 2)->len, ==, 1448); /* flow 2 (held before flow 1's new one) */
+    g_assert_cmpuint(out(&g, 3)->seq, ==, 2896);
+    gfix_free(&g);
+    sim_free(sim);
+}
+
 /* Through a NIC: what one poll can merge depends on how many frames the ring holds when the
  * (coalesced) interrupt fires. 10 Gbit/s, 10 us delay: frame k of a 45-frame burst arrives at
  * 10000 + 1231 (k + 1). irq_coalesce = 20 us:
@@ -291,6 +325,7 @@ int main(int argc, char **argv)
     g_test_add_func("/gro/no-merge", test_no_merge);
     g_test_add_func("/gro/max-held", test_max_held);
     g_test_add_func("/gro/disabled-batches", test_disabled_batches);
+    g_test_add_func("/gro/flush-old", test_flush_old);
     g_test_add_data_func("/gro/nic-coalesce/on", GINT_TO_POINTER(1), test_nic_coalesce);
     g_test_add_data_func("/gro/nic-coalesce/off", GINT_TO_POINTER(0), test_nic_coalesce);
     return g_test_run();

@@ -182,6 +182,33 @@ static void test_cpu_charges(void)
     fix_free(&f);
 }
 
+/* A poll that uses its whole weight ends in __napi_poll's gro_flush_normal(gro, HZ >= 1000).
+ * Weight 4; a 20-frame burst (PSH on the last) at 100 Gbit/s arrives every 123 ns, faster than
+ * the poll takes frames (COST_RX_FRAME + COST_GRO_FRAME = 210 ns), so every poll but the last
+ * uses its weight and the interrupt stays masked. At HZ=1000 the burst is all within jiffy 0:
+ * nothing held is old, the aggregate grows to 20 segments and ends at PSH. At HZ=250 every
+ * held skb is flushed at each full poll: five skbs of 4 segments. */
+static void test_full_poll_gro_flush(gconstpointer hz)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[1].hz = (uint32_t)GPOINTER_TO_UINT(hz);
+    f.host[1].hz = f.conf[1].hz;
+    f.conf[1].tcp.napi_weight = 4;
+    fix_cpus(&f, 1, 1);
+    fix_link(&f, 100 * 1000000000ull, DELAY, 1000, 0.0);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 20 * 1448, 1448, true), NULL);
+    sim_run_until(f.sim, SIM_MS / 2);
+    bool old_only = f.conf[1].hz >= 1000;
+    g_assert_cmpuint(f.sock[1].rx->len, ==, old_only ? 1 : 5);
+    for (guint i = 0; i < f.sock[1].rx->len; i++) {
+        g_assert_cmpuint(fix_rx(&f, 1, i)->seq, ==, i * 4 * 1448);
+        g_assert_cmpuint(fix_rx(&f, 1, i)->segs, ==, old_only ? 20 : 4);
+    }
+    g_assert_cmpuint(netdev_stats(f.nic[1]).rx_frames, ==, 20);
+    fix_free(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -192,5 +219,9 @@ int main(int argc, char **argv)
     g_test_add_func("/nic/acks-not-merged", test_acks_not_merged);
     g_test_add_func("/nic/no-link", test_no_link);
     g_test_add_func("/nic/cpu-charges", test_cpu_charges);
+    g_test_add_data_func("/nic/full-poll-gro-flush/hz1000", GUINT_TO_POINTER(1000),
+                         test_full_poll_gro_flush);
+    g_test_add_data_func("/nic/full-poll-gro-flush/hz250", GUINT_TO_POINTER(250),
+                         test_full_poll_gro_flush);
     return g_test_run();
 }
