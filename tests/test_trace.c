@@ -158,7 +158,9 @@ static void test_pcap_matches_counters(void)
     g_assert_cmpuint(rx_pkts, >, 0);
     const FlowResult *f = g_ptr_array_index(run.r->flows, 0);
     g_assert_cmpuint(new_bytes, ==, max_end - first);
-    g_assert_cmpuint(f->bytes_delivered, <=, max_ack - first); /* delivered <= acked <= sent */
+    /* delivered <= sent and acked <= sent. Not delivered <= acked: the server's application may
+     * have read bytes whose ACK is still delayed or in flight when the run stops. */
+    g_assert_cmpuint(f->bytes_delivered, <=, max_end - first);
     g_assert_cmpuint(max_ack, <=, max_end);
     run_clear(&run);
 }
