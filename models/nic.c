@@ -22,8 +22,10 @@
  * interrupt - at once, or hosts.H.nic.irq_coalesce after that first frame (rx-usecs) - which
  * masks further interrupts and raises NET_RX on hosts.H.nic.irq_cpu with this NIC's NAPI work
  * item. Each poll unit takes ONE frame (COST_RX_FRAME, plus COST_GRO_FRAME with GRO) and feeds
- * GRO (gro.c); delivered skbs go up through ip_rcv. When the ring is empty the poll completes
- * (napi_complete_done, COST_NAPI_POLL): held GRO skbs are flushed, the interrupt is unmasked.
+ * GRO (gro.c); delivered skbs go up through ip_rcv. Each poll call costs COST_NAPI_POLL (driver
+ * set-up, and the IRQ re-enable when it completes), charged at its first unit. When the ring is
+ * empty the poll completes (napi_complete_done): held GRO skbs are flushed, the interrupt is
+ * unmasked.
  * A poll that uses its whole weight does not complete: the interrupt stays masked, and only GRO
  * skbs held since an earlier jiffy and the normal list go up (nic_napi_repoll).
  * The NAPI weight and the softirq budgets are applied by softirq.c around the units; unlike the
@@ -133,10 +135,9 @@ void nic_irq(Nic *n)
         nic_napi_schedule(n);
 }
 
-/* napi_complete_done: flush GRO, unmask the interrupt (COST_NAPI_POLL, once per poll cycle). */
+/* napi_complete_done: flush GRO, unmask the interrupt (its cost is in COST_NAPI_POLL). */
 static bool nic_napi_complete(Nic *n, Cpu *cpu)
 {
-    cpu_charge(cpu, host_cost(n->dev.host, COST_NAPI_POLL));
     gro_flush(&n->gro, cpu);
     if (!skb_queue_empty(&n->tx_done))
         return true; /* a completion came in while the flush delivered */
@@ -149,6 +150,10 @@ static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
 {
     Nic *n = w->ctx;
     const Host *h = n->dev.host;
+    /* COST_NAPI_POLL is per call of the driver's poll (the cost row: "one napi_poll call"): a
+     * poll that uses its whole weight pays its set-up too, not only the one that completes. */
+    if (w->polled == 0)
+        cpu_charge(cpu, host_cost(h, COST_NAPI_POLL));
     Skb *skb = skb_dequeue(&n->tx_done);
     if (skb) {
         nic_tx_clean(n, skb, cpu);
