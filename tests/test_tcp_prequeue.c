@@ -194,11 +194,11 @@ static void test_timer_remote_base(void)
     g_assert_cmpint(cpu_stats(cpus[0]).softirq_ns, ==, run);
 
     tcp_stop_timers(tb->b);
-    th_free(tb);
-    for (uint32_t i = 0; i < 2; i++)
+    for (uint32_t i = 0; i < 2; i++) /* the CPUs go before the Sim, which th_free frees */
         cpu_free(cpus[i]);
     h->ncpus = 0;
     h->cpus = NULL;
+    th_free(tb);
 }
 
 int main(int argc, char **argv)
