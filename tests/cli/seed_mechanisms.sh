@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The seed knobs act only through their mechanism: where the mechanism says a patch cannot
+# matter, its before and after runs end with identical counters (the same counter fingerprint);
+# with the seed's own setting they differ. A model that flushed or yielded for another reason
+# would break the first half, a knob that did nothing the second.
+#   001 (flush every 16th skb of a sendmsg call): 64 KiB writes make one skb per call, so the
+#       per-call counter never reaches 16 and neither variant ever flushes inside sendmsg.
+#   000 (cond_resched in __release_sock): one flow has no other task on its CPU, so
+#       need_resched is never set and cond_resched never yields in either variant.
+#   004 (backlog limit): with GRO and interrupt moderation at the receiver the ACK rate falls
+#       so far that the sender's backlog never reaches even the smaller limit.
+source "$(dirname "$0")/common.bash"
+
+# counters_fp FILE SETS...: the counter fingerprint of each variant, one line each
+counters_fp() {
+  local f="$1"
+  shift
+  local sets=()
+  for kv in "$@"; do sets+=(--set "$kv"); done
+  expect_status 0 "$SKSIM_BIN" run "scenarios/$f.yaml" --fingerprint --quiet --out "$TMP/run" "${sets[@]}"
+  grep -o 'counters=[0-9a-f]*' "$TMP/out" >"$TMP/fp"
+  [ "$(wc -l <"$TMP/fp")" -eq 2 ] || { cat "$TMP/out" >&2; fail "$f: expected two variants"; }
+}
+same() { counters_fp "$@"; [ "$(sort -u "$TMP/fp" | wc -l)" -eq 1 ] || fail "$1 $*: before and after differ"; }
+differ() { counters_fp "$@"; [ "$(sort -u "$TMP/fp" | wc -l)" -eq 2 ] || fail "$1 $*: before and after are identical"; }
+
+short=(duration=300ms warmup=100ms)
+same sendmsg-flush-backlog "${short[@]}" workloads.stream.write_size=64KiB
+differ sendmsg-flush-backlog "${short[@]}"
+same release-sock-resched "${short[@]}" workloads.netperf.flows=1
+differ release-sock-resched "${short[@]}"
+same backlog-limit "${short[@]}" hosts.receiver.nic.gro=true hosts.receiver.nic.irq_coalesce=20us
+differ backlog-limit "${short[@]}"
+echo ok
