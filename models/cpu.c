@@ -268,8 +268,9 @@ static void tick_arm(Cpu *cpu)
 {
     if (sim_event_pending(&cpu->tick))
         return;
-    uint64_t next = ktimer_jiffies(cpu->sim, cpu->host->hz) + 1;
-    sim_schedule_at(cpu->sim, &cpu->tick, ktimer_jiffies_to_ns(next, cpu->host->hz));
+    const Host *h = cpu->host;
+    uint64_t next = ktimer_jiffies(cpu->sim, h->hz, h->tick_phase) + 1;
+    sim_schedule_at(cpu->sim, &cpu->tick, ktimer_jiffies_to_ns(next, h->hz, h->tick_phase));
 }
 
 static void irq_exit_softirq(Cpu *cpu);

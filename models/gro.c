@@ -164,7 +164,7 @@ static bool is_final(const Skb *frame, uint32_t mss)
 
 static uint64_t gro_jiffies(const Gro *g)
 {
-    return g->sim ? ktimer_jiffies(g->sim, g->hz) : 0;
+    return g->sim ? ktimer_jiffies(g->sim, g->hz, g->tick_phase) : 0;
 }
 
 static void hold(Gro *g, Skb *frame, Cpu *cpu)
@@ -202,11 +202,12 @@ void gro_receive(Gro *g, Skb *frame, Cpu *cpu)
         hold(g, frame, cpu);
 }
 
-void gro_set_clock(Gro *g, const Sim *sim, uint32_t hz)
+void gro_set_clock(Gro *g, const Sim *sim, uint32_t hz, sim_time_t tick_phase)
 {
     g_assert(!sim || hz > 0);
     g->sim = sim;
     g->hz = hz;
+    g->tick_phase = tick_phase;
 }
 
 void gro_flush_normal(Gro *g, bool flush_old, Cpu *cpu)

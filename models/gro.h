@@ -58,6 +58,7 @@ typedef struct Gro {
     uint32_t nheld;
     const Sim *sim;          /* clock for the ages (gro_set_clock); NULL: every age is 0 */
     uint32_t hz;
+    sim_time_t tick_phase;
     SkbQueue normal;         /* napi->rx_list */
     uint32_t normal_segs;    /* napi->rx_count */
     GroStats stats;
@@ -69,7 +70,7 @@ void gro_destroy(Gro *g);
 /* napi_gro_receive: takes ownership of a single-frame skb (gso_segs 1, truesize of one frame). */
 void gro_receive(Gro *g, Skb *frame, Cpu *cpu);
 /* The jiffies clock that dates held aggregates (the NIC's host clock). */
-void gro_set_clock(Gro *g, const Sim *sim, uint32_t hz);
+void gro_set_clock(Gro *g, const Sim *sim, uint32_t hz, sim_time_t tick_phase);
 /* gro_flush_normal(): complete the held skbs - with flush_old only those first held in an
  * earlier jiffy than now -, oldest first, then deliver the normal list. */
 void gro_flush_normal(Gro *g, bool flush_old, Cpu *cpu);

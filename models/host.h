@@ -28,6 +28,7 @@ typedef struct Host {
     const HostConf *conf;
     const StackConf *stack;
     uint32_t hz;               /* effective HZ (host's or scenario's) */
+    sim_time_t tick_phase;     /* hosts.H.tick_phase modulo one jiffy */
     CounterSet ctr;
     uint32_t ncpus;
     Cpu **cpus;

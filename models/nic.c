@@ -201,7 +201,7 @@ NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index)
     GroParams gp;
     gro_params_default(&gp, conf->mtu, conf->gro);
     gro_init(&n->gro, &gp, h->pool, nic_gro_deliver, n);
-    gro_set_clock(&n->gro, h->sim, h->hz);
+    gro_set_clock(&n->gro, h->sim, h->hz, h->tick_phase);
     nic_rx_init(n);
     return &n->dev;
 }

@@ -126,7 +126,7 @@ bool softirq_has_work(const SoftirqEngine *e)
 
 static uint64_t jiffies_now(const SoftirqEngine *e)
 {
-    return ktimer_jiffies(e->host->sim, e->host->hz);
+    return ktimer_jiffies(e->host->sim, e->host->hz, e->host->tick_phase);
 }
 
 static void start_round(SoftirqEngine *e)

@@ -76,6 +76,7 @@ TcpSock *tcp_sock_new(Host *h, uint32_t conn, uint16_t port)
     TcpSock *tp = g_new0(TcpSock, 1);
     sock_init(&tp->sk, h, conn, port, &tcp_sock_ops);
     tp->hz = h->hz;
+    tp->tick_phase = h->tick_phase;
     skb_queue_init(&tp->write_queue);
     skb_queue_init(&tp->rtx_queue);
     skb_queue_init(&tp->rcv_queue);

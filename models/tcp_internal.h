@@ -122,6 +122,7 @@ typedef struct TcpRcvqSpace {
 struct TcpSock {
     Sock sk;                       /* FIRST: a Sock* is a TcpSock* (tcp_from_sk) */
     uint32_t hz;
+    sim_time_t tick_phase;         /* the host's jiffies tick offset (ktimer.h) */
     uint16_t peer_host, peer_port;
     TcpXmitHook xmit;              /* NULL = ip_output */
     void *xmit_ctx;
@@ -245,7 +246,7 @@ static inline void tcp_count(TcpSock *tp, CounterId id, uint64_t n)
 }
 static inline uint64_t tcp_jiffies(const TcpSock *tp)
 {
-    return ktimer_jiffies(tcp_sim(tp), tp->hz);
+    return ktimer_jiffies(tcp_sim(tp), tp->hz, tp->tick_phase);
 }
 /* The TS clock in ms, starting at 1: Linux's is offset from boot (and per connection), and a
  * zero TSecr / retrans_stamp means "none" to the RTT fallback and to Eifel detection. */

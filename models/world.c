@@ -53,6 +53,7 @@ static Host *host_new(World *w, const HostConf *hc, uint16_t id)
     h->conf = hc;
     h->stack = &w->conf->stack;
     h->hz = hc->hz ? hc->hz : w->conf->hz;
+    h->tick_phase = hc->tick_phase_ns % (SIM_S / (sim_time_t)h->hz);
     h->pool = skb_pool_new();
     h->socks = g_ptr_array_new();
     h->ncpus = hc->cpus;

@@ -124,6 +124,11 @@ static const ConfKey table[] = {
     /* ---- hosts.<host> ---- */
     HOST(NULL, "cpus", CONF_T_U32, cpus, "1", "1", "1024", "CPUs of the host, one run queue each."),
     HOST(NULL, "hz", CONF_T_U32, hz, "0", "0", "10000", "This host's CONFIG_HZ; 0 = the scenario's hz."),
+    HOST(NULL, "tick_phase", CONF_T_DURATION, tick_phase_ns, "0", "0", "1s",
+         "Offset of this host's jiffies tick, taken modulo one jiffy: its jiffy boundaries fall at "
+         "k/HZ - tick_phase. Two real hosts tick at unrelated instants, which shifts every "
+         "jiffy-rounded timer (RTO, TLP, delayed ACK) of one against the other's; 0 = every host "
+         "ticks at the same instants."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "sched.policy", sched.policy, "eevdf", sched_choices, "sched",
              "Fair-class scheduler: cfs (2.6.23-6.5) or eevdf (6.6+)."),
     HOST("sched", "sched.latency", CONF_T_DURATION, sched.latency_ns, "6ms", "100us", "1s",

@@ -112,6 +112,7 @@ typedef struct HostConf {
     char *name;        /* the key under hosts: */
     uint32_t cpus;     /* hosts.H.cpus */
     uint32_t hz;       /* hosts.H.hz; 0 = the scenario's hz */
+    sim_time_t tick_phase_ns; /* hosts.H.tick_phase */
     SchedConf sched;
     NicConf nic;
     TcpConf tcp;

@@ -2,7 +2,9 @@
  *
  * A KTimer is embedded in the model struct that owns it (a TCP socket's retransmit and
  * delayed-ACK timers). Expiry is in jiffies of the owning host's HZ, as in the kernel: a timer
- * armed for jiffy J fires at the first tick at or after J, i.e. at simulated time J * 1e9 / HZ.
+ * armed for jiffy J fires at the first tick at or after J, i.e. at simulated time
+ * J * 1e9 / HZ - phase, where phase (0 <= phase < 1e9 / HZ) is the host's tick offset: two hosts
+ * need not tick at the same instants.
  *
  * mod_timer keeps the kernel's short cut: re-arming a pending timer to the expiry it already has
  * does nothing (no dequeue/enqueue, no lock). ktimer_mod_unexact is the mod_timer_unexact()
@@ -22,6 +24,7 @@ typedef struct KTimer {
     SimEvent ev;      /* private */
     uint64_t expires; /* read-only: jiffies of the last arming */
     uint32_t hz;      /* read-only */
+    sim_time_t phase; /* read-only: the host's tick offset */
 } KTimer;
 
 typedef enum {
@@ -30,11 +33,13 @@ typedef enum {
     KTIMER_SHORTCUT, /* was pending, left as it was (fast path, returns 1) */
 } KTimerResult;
 
-void ktimer_init(KTimer *t, uint32_t hz, SimFireFn fn, void *ctx, uint32_t kind, uint32_t obj);
+void ktimer_init(KTimer *t, uint32_t hz, sim_time_t phase, SimFireFn fn, void *ctx,
+                 uint32_t kind, uint32_t obj);
 
-/* The host's jiffies counter at simulated time now: floor(now * hz / 1e9). */
-uint64_t ktimer_jiffies(const Sim *sim, uint32_t hz);
-sim_time_t ktimer_jiffies_to_ns(uint64_t jiffies, uint32_t hz);
+/* The host's jiffies counter at simulated time now: floor((now + phase) * hz / 1e9). */
+uint64_t ktimer_jiffies(const Sim *sim, uint32_t hz, sim_time_t phase);
+/* When jiffy j begins: ceil(j * 1e9 / hz) - phase (0 for the jiffies before the run). */
+sim_time_t ktimer_jiffies_to_ns(uint64_t jiffies, uint32_t hz, sim_time_t phase);
 /* Jiffies covering d_ns, rounded up (like usecs_to_jiffies / msecs_to_jiffies). */
 uint64_t ktimer_ns_to_jiffies(sim_time_t d_ns, uint32_t hz);
 

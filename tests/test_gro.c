@@ -255,7 +255,7 @@ static void test_flush_old(void)
     GroFix g;
     gfix_init(&g, 1500, true, 0);
     Sim *sim = sim_new(1);
-    gro_set_clock(&g.gro, sim, 1000);
+    gro_set_clock(&g.gro, sim, 1000, 0);
     gro_receive(&g.gro, frame(&g, 1, 0, 1448, 0, 1500), NULL);
     gro_receive(&g.gro, frame(&g, 1, 1448, 1448, 0, 1500), NULL);
     sim_run_until(sim, SIM_MS);
