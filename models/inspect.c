@@ -20,7 +20,8 @@ NetDevQueues netdev_queues(const NetDev *dev)
     q.qdisc_limit = n->conf->qdisc_limit;
     q.tx_ring_used = n->ring_used;
     q.tx_ring_limit = n->conf->tx_ring;
-    q.rx_ring_qlen = n->rx_ring.qlen;
+    for (uint32_t i = 0; i < n->nq; i++) /* the fullest RX queue: each has rx_ring descriptors */
+        q.rx_ring_qlen = MAX(q.rx_ring_qlen, n->q[i].rx_ring.qlen);
     q.rx_ring_limit = n->conf->rx_ring;
     return q;
 }

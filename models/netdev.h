@@ -4,8 +4,8 @@
  * it in its qdisc (limit), moves it to the TX ring, segments TSO skbs into MSS frames and
  * serialises them at the link rate; frames then propagate for the link's delay and may be lost
  * (drop-tail bottleneck queue, random loss). TX completion uncharges the sending socket (TSQ).
- * Receive: frames fill the RX ring (full: dropped and counted), the interrupt raises NET_RX on
- * the device's IRQ CPU, and NAPI polls the ring in softirq, merging frames with GRO (up to
+ * Receive: frames fill the RX ring of their RSS queue (full: dropped and counted), the queue's
+ * interrupt raises NET_RX on its IRQ CPU, and NAPI polls the ring in softirq, merging frames with GRO (up to
  * 64 KB / 17 frags per aggregate, flushed at the end of each poll) and handing skbs to ip_rcv().
  * Loopback: transmission enqueues on the sending CPU's input queue (netdev_max_backlog) and that
  * CPU's softirq delivers it (E.5): each skb is one ~64 KB segment, never segmented.
@@ -29,6 +29,11 @@ void netdev_free(NetDev *dev);
  * pending events: free them (in any order) before the Sim. */
 Link *link_new(Sim *sim, const LinkConf *conf, NetDev *a, NetDev *b, uint64_t seed);
 void link_free(Link *l);
+
+/* RSS: the RX queue (0 .. nq - 1) a NIC with nq queues steers a frame from (src_host, sport) to
+ * (dst_host, dport) to (nic.c). Fixed and stateless: one flow always gets one queue. */
+uint32_t nic_rss_queue(uint16_t src_host, uint16_t sport, uint16_t dst_host, uint16_t dport,
+                       uint32_t nq);
 
 /* Routing: skbs for dst_host leave through dev. */
 void ip_route_add(Host *h, uint16_t dst_host, NetDev *dev);

@@ -1,4 +1,4 @@
-/* nic.c - a NIC: qdisc and TX ring on transmit, interrupt and NAPI poll on receive.
+/* nic.c - a NIC: qdisc and TX ring on transmit, RSS queues with interrupt and NAPI on receive.
  *
  * Transmit (dev_queue_xmit -> qdisc -> ndo_start_xmit): an skb joins the qdisc, a pfifo of
  * hosts.H.nic.qdisc_limit skbs (txqueuelen); a full qdisc drops it (qdisc_drops; the skb is
@@ -32,22 +32,65 @@
  * kernel, the TX completions and the final unit that finds the ring empty count as units too
  * (the ring is checked again after the last frame's cost has elapsed, as a driver's poll loop
  * re-reads its descriptors).
+ *
+ * RSS (hosts.H.nic.rx_queues, notes D.1): the receive side above is per RX queue (NicQueue in
+ * nic_priv.h): each queue has its own RX ring, interrupt and coalescing timer, NAPI work item
+ * and GRO context, and raises NET_RX on its own IRQ CPU (hosts.H.nic.irq_cpus[i mod n], or
+ * irq_cpu + i modulo the host's CPUs). A burst goes to queue nic_rss_queue(4-tuple) mod
+ * rx_queues: a fixed integer hash, so a flow's frames stay on one queue and in order; RPS/RFS
+ * are off (the kernel default), so everything up to tcp_v4_rcv runs on that queue's CPU.
+ * TX completions all go to queue 0 (combined channel 0): one TX queue feeds one TX completion
+ * path, which keeps TSQ's view unchanged; spreading them by the skb's hash would model XPS,
+ * which the single qdisc here does not have. With one queue nothing changes.
  */
 #include "models/nic_priv.h"
 
 #include <inttypes.h>
 
 #include "models/observe.h"
+#include "models/truesize.h"
 
 #include "sim/evkind.h"
 
-static Cpu *nic_irq_cpu(const Nic *n)
+/* The IRQ CPU of queue q: irq_cpus[q mod n] when the list is given, else (irq_cpu + q) mod
+ * cpus - the spread a driver's default affinity hints or irqbalance give consecutive vectors. */
+static Cpu *nic_irq_cpu(const NicQueue *q)
 {
+    const Nic *n = q->nic;
     const Host *h = n->dev.host;
     if (!h->cpus)
         return NULL;
     g_assert(n->conf->irq_cpu < h->ncpus);
-    return h->cpus[n->conf->irq_cpu];
+    const CpuList *l = &n->conf->irq_cpus;
+    uint32_t c = l->n ? l->cpu[q->index % l->n] : (n->conf->irq_cpu + q->index) % h->ncpus;
+    g_assert(c < h->ncpus);
+    return h->cpus[c];
+}
+
+/* ---- RSS ---- */
+
+/* MurmurHash3's 64-bit finaliser (fmix64): its two multipliers and its shift. Any fixed,
+ * well-mixing integer hash serves: what matters is that the queue is a pure function of the
+ * 4-tuple, so a flow never changes queue. The NIC's Toeplitz hash with its random key and
+ * indirection table is not modelled: which flows share a queue would differ, not how a queue
+ * behaves. */
+#define RSS_FMIX_MUL1 0xff51afd7ed558ccdull
+#define RSS_FMIX_MUL2 0xc4ceb9fe1a85ec53ull
+#define RSS_FMIX_SHIFT 33
+
+uint32_t nic_rss_queue(uint16_t src_host, uint16_t sport, uint16_t dst_host, uint16_t dport,
+                       uint32_t nq)
+{
+    if (nq <= 1)
+        return 0;
+    uint64_t x = (uint64_t)src_host << 48 | (uint64_t)sport << 32 | (uint64_t)dst_host << 16 |
+                 dport;
+    x ^= x >> RSS_FMIX_SHIFT;
+    x *= RSS_FMIX_MUL1;
+    x ^= x >> RSS_FMIX_SHIFT;
+    x *= RSS_FMIX_MUL2;
+    x ^= x >> RSS_FMIX_SHIFT;
+    return (uint32_t)(x % nq);
 }
 
 /* ---- transmit ---- */
@@ -98,7 +141,7 @@ void nic_tx_done(NetDev *dev, Skb *skb)
 {
     Nic *n = nic_of(dev);
     skb_queue_tail(&n->tx_done, skb);
-    nic_irq(n);
+    nic_irq(&n->q[0]);
 }
 
 static void nic_tx_clean(Nic *n, Skb *skb, Cpu *cpu)
@@ -113,11 +156,11 @@ static void nic_tx_clean(Nic *n, Skb *skb, Cpu *cpu)
 
 /* ---- interrupt and NAPI ---- */
 
-static void nic_napi_schedule(Nic *n)
+static void nic_napi_schedule(NicQueue *q)
 {
-    n->napi_scheduled = true;
-    sim_cancel(n->dev.host->sim, &n->rx_ev);
-    cpu_raise_softirq(nic_irq_cpu(n), &n->napi);
+    q->napi_scheduled = true;
+    sim_cancel(q->nic->dev.host->sim, &q->rx_ev);
+    cpu_raise_softirq(nic_irq_cpu(q), &q->napi);
 }
 
 static void nic_irq_event(Sim *sim, void *ctx)
@@ -125,84 +168,105 @@ static void nic_irq_event(Sim *sim, void *ctx)
     nic_napi_schedule(ctx);
 }
 
-void nic_irq(Nic *n)
+void nic_irq(NicQueue *q)
 {
-    if (n->napi_scheduled || sim_event_pending(&n->irq_ev))
+    if (q->napi_scheduled || sim_event_pending(&q->irq_ev))
         return;
-    if (n->conf->irq_coalesce_ns > 0)
-        sim_schedule_in(n->dev.host->sim, &n->irq_ev, n->conf->irq_coalesce_ns);
+    if (q->nic->conf->irq_coalesce_ns > 0)
+        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, q->nic->conf->irq_coalesce_ns);
     else
-        nic_napi_schedule(n);
+        nic_napi_schedule(q);
 }
 
 /* napi_complete_done: flush GRO, unmask the interrupt (its cost is in COST_NAPI_POLL). */
-static bool nic_napi_complete(Nic *n, Cpu *cpu)
+static bool nic_napi_complete(NicQueue *q, Cpu *cpu)
 {
-    gro_flush(&n->gro, cpu);
-    if (!skb_queue_empty(&n->tx_done))
+    gro_flush(&q->gro, cpu);
+    if (q->index == 0 && !skb_queue_empty(&q->nic->tx_done))
         return true; /* a completion came in while the flush delivered */
-    n->napi_scheduled = false;
-    nic_rx_arm(n);
+    q->napi_scheduled = false;
+    nic_rx_arm(q);
     return false;
 }
 
 static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
 {
-    Nic *n = w->ctx;
+    NicQueue *q = w->ctx;
+    Nic *n = q->nic;
     const Host *h = n->dev.host;
     /* COST_NAPI_POLL is per call of the driver's poll (the cost row: "one napi_poll call"): a
      * poll that uses its whole weight pays its set-up too, not only the one that completes. */
     if (w->polled == 0)
         cpu_charge(cpu, host_cost(h, COST_NAPI_POLL));
-    Skb *skb = skb_dequeue(&n->tx_done);
+    Skb *skb = q->index == 0 ? skb_dequeue(&n->tx_done) : NULL;
     if (skb) {
         nic_tx_clean(n, skb, cpu);
         return true;
     }
-    skb = nic_rx_take(n);
+    skb = nic_rx_take(q);
     if (!skb)
-        return nic_napi_complete(n, cpu);
+        return nic_napi_complete(q, cpu);
     sim_time_t cost = host_cost(h, COST_RX_FRAME);
     if (n->conf->gro)
         cost += host_cost(h, COST_GRO_FRAME);
     cpu_charge(cpu, cost);
-    gro_receive(&n->gro, skb, cpu);
+    gro_receive(&q->gro, skb, cpu);
     return true;
 }
 
 /* __napi_poll() after a poll that used its whole weight (the NAPI stays scheduled, the interrupt
- * masked): gro_flush_normal(&n->gro, HZ >= 1000) - held skbs older than this jiffy (all of them
+ * masked): gro_flush_normal(&q->gro, HZ >= 1000) - held skbs older than this jiffy (all of them
  * when HZ < 1000) and the normal list go up (net/core/dev.c; notes D.2). Checked at the start of
  * the poll's last unit, which is when the model knows the weight is used. */
 static void nic_napi_repoll(SoftirqWork *w, Cpu *cpu)
 {
-    Nic *n = w->ctx;
-    gro_flush_normal(&n->gro, n->dev.host->hz >= 1000, cpu);
+    NicQueue *q = w->ctx;
+    gro_flush_normal(&q->gro, q->nic->dev.host->hz >= 1000, cpu);
 }
 
 static void nic_gro_deliver(void *ctx, Skb *skb, Cpu *cpu)
 {
-    Nic *n = ctx;
-    netdev_deliver(&n->dev, skb, cpu);
+    NicQueue *q = ctx;
+    netdev_deliver(&q->nic->dev, skb, cpu);
 }
 
 /* ---- life cycle ---- */
 
+static void nic_queue_init(Nic *n, NicQueue *q, uint32_t index)
+{
+    Host *h = n->dev.host;
+    q->nic = n;
+    q->index = index;
+    sim_event_init(&q->irq_ev, nic_irq_event, q, EVK_NIC_IRQ, n->dev.obj);
+    softirq_work_init(&q->napi, SOFTIRQ_NET_RX, nic_napi_poll, q);
+    q->napi.repoll = nic_napi_repoll;
+    GroParams gp;
+    gro_params_default(&gp, n->conf->mtu, n->conf->gro);
+    gro_init(&q->gro, &gp, h->pool, nic_gro_deliver, q);
+    gro_set_clock(&q->gro, h->sim, h->hz, h->tick_phase);
+    nic_rx_init(q);
+}
+
+static void nic_queue_destroy(NicQueue *q)
+{
+    sim_cancel(q->nic->dev.host->sim, &q->irq_ev);
+    nic_rx_destroy(q);
+    gro_destroy(&q->gro);
+}
+
 NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index)
 {
+    g_assert(conf->rx_queues >= 1);
     Nic *n = g_new0(Nic, 1);
     netdev_init_common(&n->dev, NETDEV_NIC, h, index);
     n->conf = conf;
     skb_queue_init(&n->qdisc);
     skb_queue_init(&n->tx_done);
-    sim_event_init(&n->irq_ev, nic_irq_event, n, EVK_NIC_IRQ, n->dev.obj);
-    softirq_work_init(&n->napi, SOFTIRQ_NET_RX, nic_napi_poll, n);
-    n->napi.repoll = nic_napi_repoll;
-    GroParams gp;
-    gro_params_default(&gp, conf->mtu, conf->gro);
-    gro_init(&n->gro, &gp, h->pool, nic_gro_deliver, n);
-    gro_set_clock(&n->gro, h->sim, h->hz, h->tick_phase);
-    nic_rx_init(n);
+    n->rx_frame_truesize = truesize_rx_frame(conf->mtu);
+    n->nq = conf->rx_queues;
+    n->q = g_new0(NicQueue, n->nq);
+    for (uint32_t i = 0; i < n->nq; i++)
+        nic_queue_init(n, &n->q[i], i);
     return &n->dev;
 }
 
@@ -210,9 +274,9 @@ void nic_free(NetDev *dev)
 {
     Nic *n = nic_of(dev);
     SkbPool *pool = dev->host->pool;
-    sim_cancel(dev->host->sim, &n->irq_ev);
-    nic_rx_destroy(n);
-    gro_destroy(&n->gro);
+    for (uint32_t i = 0; i < n->nq; i++)
+        nic_queue_destroy(&n->q[i]);
+    g_free(n->q);
     skb_queue_purge(&n->qdisc, pool);
     skb_queue_purge(&n->tx_done, pool);
     netdev_destroy_common(dev);

@@ -14,7 +14,23 @@ typedef struct TrainQ {
     uint32_t cap, head, len;
 } TrainQ;
 
-typedef struct Nic {
+typedef struct Nic Nic;
+
+/* One RX queue (one "combined channel" of ethtool -L): its RX ring, MSI-X interrupt, NAPI
+ * context and GRO state. Queue 0 also cleans the TX completions (nic.c). */
+typedef struct NicQueue {
+    Nic *nic;
+    uint32_t index;       /* 0 .. rx_queues - 1 */
+    TrainQ trains;        /* bursts hashed to this queue, in arrival order */
+    SkbQueue rx_ring;     /* frames admitted, conf->rx_ring descriptors */
+    SimEvent rx_ev;       /* the next arrival, armed only while NAPI is idle */
+    SimEvent irq_ev;      /* the coalesced interrupt (irq_coalesce > 0) */
+    SoftirqWork napi;
+    bool napi_scheduled;  /* NAPI_STATE_SCHED: the queue's interrupt is masked */
+    Gro gro;
+} NicQueue;
+
+struct Nic {
     NetDev dev; /* first: a NetDev* of kind NETDEV_NIC is a Nic* */
     const NicConf *conf;
     LinkDir *tx;          /* the link direction this NIC transmits into */
@@ -22,35 +38,28 @@ typedef struct Nic {
     SkbQueue qdisc;       /* pfifo, conf->qdisc_limit skbs */
     uint32_t ring_used;   /* TX descriptors held, one per skb, until its TX completion */
     bool qdisc_running;   /* __QDISC_STATE_RUNNING: qdisc_run is not re-entered */
-    SkbQueue tx_done;     /* skbs whose last frame left, waiting for the TX clean in NAPI */
+    SkbQueue tx_done;     /* skbs whose last frame left, waiting for the TX clean in queue 0 */
     /* receive */
-    TrainQ trains;
-    SkbQueue rx_ring;     /* frames admitted, conf->rx_ring descriptors */
     uint32_t rx_frame_truesize;
-    SimEvent rx_ev;       /* the next arrival, armed only while NAPI is idle */
-    SimEvent irq_ev;      /* the coalesced interrupt (irq_coalesce > 0) */
-    /* NAPI */
-    SoftirqWork napi;
-    bool napi_scheduled;  /* NAPI_STATE_SCHED: the device interrupt is masked */
-    Gro gro;
-} Nic;
+    uint32_t nq;          /* conf->rx_queues */
+    NicQueue *q;          /* nq queues, allocated with the NIC */
+};
 
 static inline Nic *nic_of(NetDev *dev)
 {
     return (Nic *)dev;
 }
 
-/* nic.c: a frame or a TX completion came in while NAPI is idle: interrupt (now, or after
- * irq_coalesce). */
-void nic_irq(Nic *n);
+/* nic.c: a frame (or, on queue 0, a TX completion) came in while the queue's NAPI is idle:
+ * interrupt (now, or after irq_coalesce). */
+void nic_irq(NicQueue *q);
 
 /* nic_rx.c */
-void nic_rx_init(Nic *n);
-void nic_rx_destroy(Nic *n);
-/* Admit every frame that has arrived by now, then take the oldest frame of the ring. */
-Skb *nic_rx_take(Nic *n);
-/* NAPI idle: arm the event for the next frame's arrival (no-op while NAPI or the IRQ is
+void nic_rx_init(NicQueue *q);
+void nic_rx_destroy(NicQueue *q);
+/* Admit every frame of this queue that has arrived by now, then take the oldest of its ring. */
+Skb *nic_rx_take(NicQueue *q);
+/* NAPI idle: arm the event for the queue's next frame arrival (no-op while NAPI or the IRQ is
  * pending, or nothing is on its way). */
-void nic_rx_arm(Nic *n);
-
+void nic_rx_arm(NicQueue *q);
 #endif

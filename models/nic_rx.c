@@ -1,4 +1,10 @@
-/* nic_rx.c - the NIC receive ring: frames of arriving bursts admitted at their exact times.
+/* nic_rx.c - the NIC receive rings: frames of arriving bursts admitted at their exact times.
+ *
+ * RSS: a NIC has hosts.H.nic.rx_queues RX queues (nic_priv.h NicQueue), each with its own ring,
+ * train queue and arrival event; a burst goes to the queue its 4-tuple hashes to
+ * (nic_rss_queue, nic.c), so the frames of one flow stay in order on one queue. Everything
+ * below is per queue. The link's random-loss draws are taken as each queue admits its frames,
+ * so with several queues their order across queues follows the polls (still deterministic).
  *
  * A peer link hands over a whole TSO burst when it starts serialising it (nothing can separate
  * its frames once they are on the wire), as an RxTrain whose frame k arrives at a time computed
@@ -20,7 +26,6 @@
 
 #include "models/observe.h"
 
-#include "models/truesize.h"
 #include "models/wire.h"
 #include "sim/evkind.h"
 
@@ -84,88 +89,103 @@ static Skb *train_frame(Nic *n, const RxTrain *t, uint32_t k)
     return f;
 }
 
-static void admit(Nic *n, RxTrain *t)
+/* A frame lost or dropped on its way into queue q: the log line names the queue only when the
+ * NIC has several, so single-queue logs stay as they were. */
+static void rx_log(const NicQueue *q, const char *event, const RxTrain *t, uint32_t k)
 {
+    const Nic *n = q->nic;
+    if (n->nq > 1)
+        SIM_LOG(n->dev.host, LOG_NIC, NULL, event,
+                "dev=eth%u queue=%u seq=%" PRIu64 " frame=%u of=%u", n->dev.index, q->index,
+                t->skb->seq, k, t->frames);
+    else
+        SIM_LOG(n->dev.host, LOG_NIC, NULL, event, "dev=eth%u seq=%" PRIu64 " frame=%u of=%u",
+                n->dev.index, t->skb->seq, k, t->frames);
+}
+
+static void admit(NicQueue *q, RxTrain *t)
+{
+    Nic *n = q->nic;
     uint32_t k = t->next++;
     if (t->from && link_dir_lose(t->from)) {
-        SIM_LOG(n->dev.host, LOG_NIC, NULL, "random_loss", "dev=eth%u seq=%" PRIu64 " frame=%u of=%u",
-                n->dev.index, t->skb->seq, k, t->frames);
+        rx_log(q, "random_loss", t, k);
         return;
     }
-    if (n->rx_ring.qlen >= n->conf->rx_ring) {
+    if (q->rx_ring.qlen >= n->conf->rx_ring) {
         n->dev.stats.rx_ring_drops++;
         n->dev.host->drop_tally++;
-        SIM_LOG(n->dev.host, LOG_NIC, NULL, "rx_ring_drop", "dev=eth%u seq=%" PRIu64 " frame=%u of=%u",
-                n->dev.index, t->skb->seq, k, t->frames);
+        rx_log(q, "rx_ring_drop", t, k);
         return;
     }
     Skb *f = train_frame(n, t, k);
-    skb_queue_tail(&n->rx_ring, f);
+    skb_queue_tail(&q->rx_ring, f);
     n->dev.stats.rx_frames++;
     n->dev.stats.rx_bytes += wire_frame_bytes(f->len);
 }
 
-static void advance(Nic *n, sim_time_t now)
+static void advance(NicQueue *q, sim_time_t now)
 {
-    while (n->trains.len) {
-        RxTrain *t = trainq_head(&n->trains);
+    while (q->trains.len) {
+        RxTrain *t = trainq_head(&q->trains);
         while (t->next < t->frames && train_arrival(t, t->next) <= now)
-            admit(n, t);
+            admit(q, t);
         if (t->next < t->frames)
             return;
-        skb_free(n->dev.host->pool, t->skb);
-        trainq_pop(&n->trains);
+        skb_free(q->nic->dev.host->pool, t->skb);
+        trainq_pop(&q->trains);
     }
 }
 
 /* The arrival event (NAPI idle): admit, then interrupt if the ring now holds frames. */
 static void nic_rx_event(Sim *sim, void *ctx)
 {
-    Nic *n = ctx;
-    advance(n, sim_now(sim));
-    if (!skb_queue_empty(&n->rx_ring))
-        nic_irq(n);
+    NicQueue *q = ctx;
+    advance(q, sim_now(sim));
+    if (!skb_queue_empty(&q->rx_ring))
+        nic_irq(q);
     else
-        nic_rx_arm(n);
+        nic_rx_arm(q);
 }
 
-void nic_rx_arm(Nic *n)
+void nic_rx_arm(NicQueue *q)
 {
-    if (n->napi_scheduled || sim_event_pending(&n->irq_ev) || n->trains.len == 0)
+    if (q->napi_scheduled || sim_event_pending(&q->irq_ev) || q->trains.len == 0)
         return;
-    RxTrain *t = trainq_head(&n->trains);
-    sim_schedule_at(n->dev.host->sim, &n->rx_ev, train_arrival(t, t->next));
+    RxTrain *t = trainq_head(&q->trains);
+    sim_schedule_at(q->nic->dev.host->sim, &q->rx_ev, train_arrival(t, t->next));
 }
 
+/* RSS: the burst joins the queue its 4-tuple hashes to (one hash per burst, not per frame). */
 void nic_rx_train(NetDev *dev, const RxTrain *train)
 {
     Nic *n = nic_of(dev);
     g_assert(train->frames > 0);
-    trainq_push(&n->trains, train);
-    nic_rx_arm(n);
+    const Skb *h = train->skb;
+    NicQueue *q = &n->q[nic_rss_queue(h->src_host, h->sport, h->dst_host, h->dport, n->nq)];
+    trainq_push(&q->trains, train);
+    nic_rx_arm(q);
 }
 
-Skb *nic_rx_take(Nic *n)
+Skb *nic_rx_take(NicQueue *q)
 {
-    advance(n, sim_now(n->dev.host->sim));
-    return skb_dequeue(&n->rx_ring);
+    advance(q, sim_now(q->nic->dev.host->sim));
+    return skb_dequeue(&q->rx_ring);
 }
 
-void nic_rx_init(Nic *n)
+void nic_rx_init(NicQueue *q)
 {
-    skb_queue_init(&n->rx_ring);
-    n->rx_frame_truesize = truesize_rx_frame(n->conf->mtu);
-    sim_event_init(&n->rx_ev, nic_rx_event, n, EVK_NIC_RX, n->dev.obj);
+    skb_queue_init(&q->rx_ring);
+    sim_event_init(&q->rx_ev, nic_rx_event, q, EVK_NIC_RX, q->nic->dev.obj);
 }
 
-void nic_rx_destroy(Nic *n)
+void nic_rx_destroy(NicQueue *q)
 {
-    Sim *sim = n->dev.host->sim;
-    sim_cancel(sim, &n->rx_ev);
-    while (n->trains.len) {
-        skb_free(n->dev.host->pool, trainq_head(&n->trains)->skb);
-        trainq_pop(&n->trains);
+    SkbPool *pool = q->nic->dev.host->pool;
+    sim_cancel(q->nic->dev.host->sim, &q->rx_ev);
+    while (q->trains.len) {
+        skb_free(pool, trainq_head(&q->trains)->skb);
+        trainq_pop(&q->trains);
     }
-    g_free(n->trains.buf);
-    skb_queue_purge(&n->rx_ring, n->dev.host->pool);
+    g_free(q->trains.buf);
+    skb_queue_purge(&q->rx_ring, pool);
 }

@@ -93,19 +93,39 @@ static gboolean check_times(const ScenarioConf *c, const ConfNode *root, const c
     return TRUE;
 }
 
+/* Every CPU of the list l exists on host h. */
+static gboolean check_cpus(const CpuList *l, const HostConf *h, const ConfNode *root,
+                           const char *file, const char *path, GError **error)
+{
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (l->cpu[i] < h->cpus)
+            continue;
+        g_autofree char *have = cpus_text(h->cpus);
+        conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_RANGE,
+                       "%s names CPU %" PRIu32 " but host '%s' has %s", path, l->cpu[i], h->name,
+                       have);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+/* hosts.H.nic.irq_cpu and every CPU of hosts.H.nic.irq_cpus exist on H. */
 static gboolean check_irq_cpus(const ScenarioConf *c, const ConfNode *root, const char *file,
                                GError **error)
 {
     for (guint i = 0; i < c->hosts->len; i++) {
         const HostConf *h = g_ptr_array_index(c->hosts, i);
-        if (h->nic.irq_cpu < h->cpus)
-            continue;
         g_autofree char *path = g_strdup_printf("hosts.%s.nic.irq_cpu", h->name);
-        g_autofree char *have = cpus_text(h->cpus);
-        conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_RANGE,
-                       "%s is %" PRIu32 " but host '%s' has %s", path, h->nic.irq_cpu, h->name,
-                       have);
-        return FALSE;
+        g_autofree char *lpath = g_strdup_printf("hosts.%s.nic.irq_cpus", h->name);
+        if (h->nic.irq_cpu >= h->cpus) {
+            g_autofree char *have = cpus_text(h->cpus);
+            conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_RANGE,
+                           "%s is %" PRIu32 " but host '%s' has %s", path, h->nic.irq_cpu,
+                           h->name, have);
+            return FALSE;
+        }
+        if (!check_cpus(&h->nic.irq_cpus, h, root, file, lpath, error))
+            return FALSE;
     }
     return TRUE;
 }
@@ -141,21 +161,6 @@ static gboolean check_links(const ScenarioConf *c, const ConfNode *root, const c
                            l->b);
             return FALSE;
         }
-    }
-    return TRUE;
-}
-
-static gboolean check_cpus(const CpuList *l, const HostConf *h, const ConfNode *root,
-                           const char *file, const char *path, GError **error)
-{
-    for (uint32_t i = 0; i < l->n; i++) {
-        if (l->cpu[i] < h->cpus)
-            continue;
-        g_autofree char *have = cpus_text(h->cpus);
-        conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_RANGE,
-                       "%s names CPU %" PRIu32 " but host '%s' has %s", path, l->cpu[i], h->name,
-                       have);
-        return FALSE;
     }
     return TRUE;
 }

@@ -166,6 +166,15 @@ static const ConfKey table[] = {
          "CPU that takes the NIC interrupt and runs its NAPI softirq; must be below cpus."),
     HOST("nic", "nic.irq_coalesce", CONF_T_DURATION, nic.irq_coalesce_ns, "0", "0", "1s",
          "Interrupt coalescing delay (ethtool -C rx-usecs); 0 = an interrupt per frame batch."),
+    HOST("nic", "nic.rx_queues", CONF_T_U32, nic.rx_queues, "1", "1", "64",
+         "RX queues (ethtool -L combined; RSS): each has its own RX ring of rx_ring descriptors, "
+         "MSI-X interrupt with irq_coalesce, NAPI context and GRO state. A flow's frames go to "
+         "queue hash(src host, src port, dst host, dst port) mod rx_queues (a fixed integer hash "
+         "standing in for the NIC's Toeplitz hash), so one flow never spreads. TX completions "
+         "stay on queue 0. RPS/RFS are off, as by default."),
+    HOST("nic", "nic.irq_cpus", CONF_T_CPULIST, nic.irq_cpus, "[]", NULL, NULL,
+         "IRQ CPU of each RX queue (/proc/irq/N/smp_affinity): queue i uses irq_cpus[i mod n]; "
+         "[] = CPU (irq_cpu + i) mod cpus. Every CPU must exist on the host."),
     HOST("tcp", "tcp.rto_min", CONF_T_DURATION, tcp.rto_min_ns, "200ms", "1ms", "120s",
          "Minimum RTO: TCP_RTO_MIN = HZ/5 = 200 ms (ip route rto_min)."),
     HOST("tcp", "tcp.rcvbuf", CONF_T_SIZE, tcp.rcvbuf, "131072", "4608", "1GiB",

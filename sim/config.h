@@ -75,6 +75,12 @@ typedef struct SchedConf {
     bool wake_idle;                /* hosts.H.sched.wake_idle */
 } SchedConf;
 
+/* A CPU list ("[0-3,8]"), also used by hosts.H.nic.irq_cpus. */
+typedef struct CpuList {
+    uint32_t n;
+    uint32_t cpu[64];        /* "0-3,8" parsed; n == 0 means "any CPU" (or: the default) */
+} CpuList;
+
 typedef struct NicConf {
     uint32_t mtu;              /* hosts.H.nic.mtu, bytes of IP packet */
     uint32_t rx_ring;          /* hosts.H.nic.rx_ring, descriptors */
@@ -84,6 +90,8 @@ typedef struct NicConf {
     bool tso;                  /* hosts.H.nic.tso */
     uint32_t irq_cpu;          /* hosts.H.nic.irq_cpu */
     sim_time_t irq_coalesce_ns; /* hosts.H.nic.irq_coalesce: 0 = interrupt per frame batch */
+    uint32_t rx_queues;        /* hosts.H.nic.rx_queues: RSS queues, each its IRQ, NAPI, GRO */
+    CpuList irq_cpus;          /* hosts.H.nic.irq_cpus: queue i's IRQ CPU; n == 0 = irq_cpu + i */
 } NicConf;
 
 typedef struct TcpConf {
@@ -134,11 +142,6 @@ typedef struct LinkConf {
 /* ---- workloads ------------------------------------------------------------------------------- */
 
 typedef enum { WORKLOAD_STREAM, WORKLOAD_RR } WorkloadType;
-
-typedef struct CpuList {
-    uint32_t n;
-    uint32_t cpu[64];        /* "0-3,8" parsed; n == 0 means "any CPU" */
-} CpuList;
 
 typedef struct WorkloadConf {
     char *name;
