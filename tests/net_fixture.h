@@ -24,6 +24,7 @@ typedef struct Delivery {
     uint32_t truesize;
     uint8_t flags;
     uint16_t src_host;
+    uint16_t sport;
     Cpu *cpu;
 } Delivery;
 
@@ -51,7 +52,7 @@ static inline void fake_rcv(Sock *sk, Skb *skb, Cpu *cpu)
     FakeSock *fs = (FakeSock *)sk;
     Delivery d = { .t = sim_now(sk->host->sim), .seq = skb->seq, .len = skb->len,
                    .segs = skb->gso_segs, .truesize = skb->truesize, .flags = skb->flags,
-                   .src_host = skb->src_host, .cpu = cpu };
+                   .src_host = skb->src_host, .sport = skb->sport, .cpu = cpu };
     g_array_append_val(fs->rx, d);
     if (fs->on_rcv)
         fs->on_rcv(fs, skb);

@@ -1,5 +1,7 @@
 /* test_nic.c - the NIC: qdisc limit and TX ring, TX completion pacing the qdisc, RX ring
- * overflow, pure ACKs, and with real CPUs where and when each unit of NAPI work is charged.
+ * overflow, pure ACKs, with real CPUs where and when each unit of NAPI work is charged, and
+ * RSS (several RX queues): the hash, one IRQ CPU per flow, irq_cpus, TX completions on queue 0,
+ * a ring per queue.
  *
  * 10 Gbit/s, 10 us delay: a 1448-byte frame takes 1231 ns (1538 wire bytes, test_link.c), a
  * frame sent at t0 on an idle wire arrives at t0 + 1231 + 10000.
@@ -214,6 +216,163 @@ static void test_full_poll_gro_flush(gconstpointer hz)
     fix_free(&f);
 }
 
+/* ---- RSS: several RX queues ---- */
+
+/* Source ports whose flows (a:sport -> b:1) the fixed RSS hash puts on queues 0, 1, 2, 3 of a
+ * 4-queue NIC. Pinned: the hash is part of the model (a changed hash moves flows between
+ * queues and so changes multi-queue runs). */
+static const uint16_t rss_sport[4] = { 4, 2, 1, 9 };
+
+/* The hash: one queue with one queue; fixed values; and spread evenly - 4096 source ports over
+ * 4 queues give each 1024 +- 10%, and every queue of 64 is used. */
+static void test_rss_hash(void)
+{
+    for (uint32_t q = 0; q < 4; q++)
+        g_assert_cmpuint(nic_rss_queue(0, rss_sport[q], 1, 1, 4), ==, q);
+    g_assert_cmpuint(nic_rss_queue(0, 9, 1, 1, 1), ==, 0);
+    g_assert_cmpuint(nic_rss_queue(7, 9, 1, 1, 1), ==, 0);
+    uint32_t per4[4] = { 0 }, per64[64] = { 0 };
+    for (uint16_t port = 1; port <= 4096; port++) {
+        per4[nic_rss_queue(0, port, 1, 80, 4)]++;
+        per64[nic_rss_queue(0, port, 1, 80, 64)]++;
+    }
+    for (uint32_t q = 0; q < 4; q++) {
+        g_assert_cmpuint(per4[q], >, 1024 - 103);
+        g_assert_cmpuint(per4[q], <, 1024 + 103);
+    }
+    for (uint32_t q = 0; q < 64; q++)
+        g_assert_cmpuint(per64[q], >, 0);
+    /* the destination side counts too: the same source port to other ports moves */
+    uint32_t seen = 0;
+    for (uint16_t dport = 1; dport <= 64; dport++)
+        seen |= 1u << nic_rss_queue(0, 1, 1, dport, 4);
+    g_assert_cmpuint(seen, ==, 0xf);
+}
+
+/* Receiver b with 4 CPUs and 4 RX queues, IRQ CPUs by default irq_cpu 0 + i: four flows (one
+ * per queue, rss_sport), three 45-frame bursts each, sent round-robin so their frames interleave
+ * on the wire. Every skb of flow i is handled by CPU i (its queue's IRQ CPU), in order and
+ * complete (GRO per queue: 135 segments each), and each of the four CPUs spends softirq time. A
+ * model with one NAPI would put everything on CPU 0; one that spread bursts rather than flows
+ * would move a flow between CPUs. */
+static void test_rss_flows_to_queues(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[1].nic.rx_queues = 4;
+    f.conf[1].nic.irq_coalesce_ns = 20 * SIM_US;
+    fix_cpus(&f, 1, 4);
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    for (uint64_t r = 0; r < 3; r++)
+        for (int i = 0; i < 4; i++) {
+            Skb *skb = fix_data(&f, 0, 1, r * 65160, 65160, 1448, true);
+            skb->sport = rss_sport[i];
+            ip_output(&f.host[0], skb, NULL);
+        }
+    sim_run_until(f.sim, SIM_S);
+    uint64_t next[4] = { 0 };
+    uint32_t segs[4] = { 0 };
+    for (guint k = 0; k < f.sock[1].rx->len; k++) {
+        const Delivery *d = fix_rx(&f, 1, k);
+        int i = 0;
+        while (i < 4 && rss_sport[i] != d->sport)
+            i++;
+        g_assert_cmpint(i, <, 4);
+        g_assert_true(d->cpu == f.cpus[1][i]);
+        g_assert_cmpuint(d->seq, ==, next[i]);
+        next[i] += d->len;
+        segs[i] += d->segs;
+    }
+    for (int i = 0; i < 4; i++) {
+        g_assert_cmpuint(segs[i], ==, 135);
+        g_assert_cmpint(cpu_stats(f.cpus[1][i]).softirq_ns, >, 0);
+    }
+    g_assert_cmpuint(netdev_stats(f.nic[1]).rx_frames, ==, 4 * 135);
+    fix_free(&f);
+}
+
+/* irq_cpus [3, 2] with 4 queues: queues 0 and 2 interrupt CPU 3, queues 1 and 3 CPU 2 (i mod
+ * n); CPUs 0 and 1, irq_cpu included, see no softirq at all. */
+static void test_rss_irq_cpus_list(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[1].nic.rx_queues = 4;
+    f.conf[1].nic.irq_cpus = (CpuList){ .n = 2, .cpu = { 3, 2 } };
+    fix_cpus(&f, 1, 4);
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    for (int i = 0; i < 4; i++) {
+        Skb *skb = fix_data(&f, 0, 1, 0, 65160, 1448, true);
+        skb->sport = rss_sport[i];
+        ip_output(&f.host[0], skb, NULL);
+    }
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpuint(f.sock[1].rx->len, >=, 4);
+    for (guint k = 0; k < f.sock[1].rx->len; k++) {
+        const Delivery *d = fix_rx(&f, 1, k);
+        uint32_t q = nic_rss_queue(0, d->sport, 1, 1, 4);
+        g_assert_true(d->cpu == f.cpus[1][q % 2 == 0 ? 3 : 2]);
+    }
+    g_assert_cmpint(cpu_stats(f.cpus[1][0]).softirq_ns, ==, 0);
+    g_assert_cmpint(cpu_stats(f.cpus[1][1]).softirq_ns, ==, 0);
+    g_assert_cmpint(cpu_stats(f.cpus[1][2]).softirq_ns, >, 0);
+    g_assert_cmpint(cpu_stats(f.cpus[1][3]).softirq_ns, >, 0);
+    fix_free(&f);
+}
+
+/* TX completions stay on queue 0: sender a with 4 queues whose IRQs go to CPUs 3, 2, 1, 0 sends
+ * one skb; its completion costs entry 300 + tx_completion 100 + napi_poll 200 = 600 ns, all on
+ * CPU 3 (queue 0's IRQ CPU), whatever queue the flow's own RX would hash to. */
+static void test_rss_tx_completion_queue0(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[0].nic.rx_queues = 4;
+    f.conf[0].nic.irq_cpus = (CpuList){ .n = 4, .cpu = { 3, 2, 1, 0 } };
+    fix_cpus(&f, 0, 4);
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    Skb *skb = fix_data(&f, 0, 1, 0, 65160, 1448, true);
+    skb->sport = rss_sport[2];
+    ip_output(&f.host[0], skb, NULL);
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpint(cpu_stats(f.cpus[0][3]).softirq_ns, ==, 600);
+    for (int c = 0; c < 3; c++)
+        g_assert_cmpint(cpu_stats(f.cpus[0][c]).softirq_ns, ==, 0);
+    fix_free(&f);
+}
+
+/* Each queue has its own ring of rx_ring descriptors: rings of 8, coalescing 100 us, two
+ * 45-frame bursts of flows on queues 2 and 1, back to back. Queue 2's IRQ (at 11231 + 100000)
+ * finds 8 frames of the first burst, 37 dropped; queue 1's ring is still empty when the second
+ * burst arrives (66626 .. 120790), so it takes 8 of it too: 16 frames, 74 drops, one 8-segment
+ * skb per flow. (One shared ring of 8 would still be full when the second burst starts.) */
+static void test_rss_ring_per_queue(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[1].nic.rx_queues = 4;
+    f.conf[1].nic.rx_ring = 8;
+    f.conf[1].nic.irq_coalesce_ns = 100 * SIM_US;
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    for (int i = 2; i >= 1; i--) {
+        Skb *skb = fix_data(&f, 0, 1, 0, 65160, 1448, true);
+        skb->sport = rss_sport[i];
+        ip_output(&f.host[0], skb, NULL);
+    }
+    sim_run_until(f.sim, SIM_S);
+    NetDevStats s = netdev_stats(f.nic[1]);
+    g_assert_cmpuint(s.rx_frames, ==, 16);
+    g_assert_cmpuint(s.rx_ring_drops, ==, 74);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 2);
+    g_assert_cmpuint(fix_rx(&f, 1, 0)->sport, ==, rss_sport[2]);
+    g_assert_cmpint(fix_rx(&f, 1, 0)->t, ==, 111231);
+    g_assert_cmpuint(fix_rx(&f, 1, 1)->sport, ==, rss_sport[1]);
+    g_assert_cmpint(fix_rx(&f, 1, 1)->t, ==, 45 * FT + FT + DELAY + 100 * SIM_US);
+    for (guint k = 0; k < 2; k++)
+        g_assert_cmpuint(fix_rx(&f, 1, k)->segs, ==, 8);
+    fix_free(&f);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -228,5 +387,10 @@ int main(int argc, char **argv)
                          test_full_poll_gro_flush);
     g_test_add_data_func("/nic/full-poll-gro-flush/hz250", GUINT_TO_POINTER(250),
                          test_full_poll_gro_flush);
+    g_test_add_func("/nic/rss/hash", test_rss_hash);
+    g_test_add_func("/nic/rss/flows-to-queues", test_rss_flows_to_queues);
+    g_test_add_func("/nic/rss/irq-cpus-list", test_rss_irq_cpus_list);
+    g_test_add_func("/nic/rss/tx-completion-queue0", test_rss_tx_completion_queue0);
+    g_test_add_func("/nic/rss/ring-per-queue", test_rss_ring_per_queue);
     return g_test_run();
 }
