@@ -1,5 +1,7 @@
 /* nic_priv.h - the NIC's state, shared by nic.c (transmit, interrupt, NAPI) and nic_rx.c (the
- * RX ring fed by arriving bursts). Private to those two files.
+ * RX rings fed by arriving bursts); inspect.c reads it. The transmit side is one per NIC, the
+ * receive side one per RSS queue (NicQueue, hosts.H.nic.rx_queues of them, allocated with the
+ * NIC).
  */
 #ifndef SKSIM_NIC_PRIV_H
 #define SKSIM_NIC_PRIV_H
