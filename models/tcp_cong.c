@@ -111,6 +111,17 @@ void tcp_cong_avoid_ai(TcpSock *tp, uint32_t w, uint32_t acked)
         tp->snd_cwnd = tp->snd_cwnd_clamp;
 }
 
+bool tcp_cong_avoid_start(TcpSock *tp, uint32_t *acked)
+{
+    if (!tcp_is_cwnd_limited(tp))
+        return false;
+    *acked = tcp_ca_acked_units(tp, *acked);
+    if (!tcp_in_slow_start(tp))
+        return true;
+    *acked = tcp_slow_start(tp, *acked);
+    return *acked != 0;
+}
+
 /* tcp_is_cwnd_limited: grow only a cwnd that is used (in slow start: up to 2x what was out). */
 bool tcp_is_cwnd_limited(const TcpSock *tp)
 {

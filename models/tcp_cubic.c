@@ -204,14 +204,8 @@ static void bictcp_update_per_ack(TcpSock *tp, CubicState *ca, uint32_t cwnd)
 static void cubictcp_cong_avoid(TcpSock *tp, uint64_t ack, uint32_t acked)
 {
     (void)ack;
-    if (!tcp_is_cwnd_limited(tp))
+    if (!tcp_cong_avoid_start(tp, &acked))
         return;
-    acked = tcp_ca_acked_units(tp, acked);
-    if (tcp_in_slow_start(tp)) {
-        acked = tcp_slow_start(tp, acked);
-        if (!acked)
-            return;
-    }
     if (tcp_conf(tp)->cwnd_count == TCP_CWND_COUNT_ACKS)
         bictcp_update_per_ack(tp, cubic(tp), tp->snd_cwnd);
     else

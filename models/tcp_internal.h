@@ -486,6 +486,10 @@ void tcp_ca_event(TcpSock *tp, TcpCaEvent ev);
 uint32_t tcp_slow_start(TcpSock *tp, uint32_t acked);
 void tcp_cong_avoid_ai(TcpSock *tp, uint32_t w, uint32_t acked);
 uint32_t tcp_ca_acked_units(const TcpSock *tp, uint32_t acked);
+/* The start every cong_avoid shares: nothing unless cwnd-limited; the ACK's growth units
+ * (hosts.H.tcp.cwnd_count); slow start. False when nothing is left for congestion avoidance;
+ * else *acked is what is. */
+bool tcp_cong_avoid_start(TcpSock *tp, uint32_t *acked);
 bool tcp_is_cwnd_limited(const TcpSock *tp);
 uint32_t tcp_reno_undo_cwnd(TcpSock *tp);
 const TcpCongOps *tcp_cubic_ops(void);

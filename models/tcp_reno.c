@@ -11,14 +11,8 @@ static uint32_t tcp_reno_ssthresh(TcpSock *tp)
 static void tcp_reno_cong_avoid(TcpSock *tp, uint64_t ack, uint32_t acked)
 {
     (void)ack;
-    if (!tcp_is_cwnd_limited(tp))
+    if (!tcp_cong_avoid_start(tp, &acked))
         return;
-    acked = tcp_ca_acked_units(tp, acked);
-    if (tcp_in_slow_start(tp)) {
-        acked = tcp_slow_start(tp, acked);
-        if (!acked)
-            return;
-    }
     tcp_cong_avoid_ai(tp, tp->snd_cwnd, acked);
 }
 
