@@ -117,10 +117,27 @@ static void test_lo_write_tails_keep_rcv_mss(void)
     th_free(tb);
 }
 
+/* lo's MTU is 65536 (models/world.c LOOPBACK_MTU, notes E.5), but an IPv4 packet is at most
+ * 65535 bytes: ipv4_default_advmss caps advmss at IPV4_MAX_PMTU - 40 = 65495, so the segment
+ * (65483 + 32 header bytes + 20) still fits the 16-bit total length. */
+static void test_lo_mtu_65536_mss(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 65536);
+    g_assert_cmpuint(tb->a->advmss, ==, 65495u);
+    g_assert_cmpuint(tb->a->mss_cache, ==, LO_MSS);
+    th_write(tb->a, 2u * LO_MSS);
+    g_assert_cmpuint(tb->out[0].head->len, ==, LO_MSS);
+    g_assert_cmpuint(tb->out[0].head->len + 32u + 20u, <=, 65535u);
+    th_pump(tb);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/lo/acks-every-second-skb", test_lo_acks_every_second_skb);
     g_test_add_func("/tcp/lo/write-tails-keep-rcv-mss", test_lo_write_tails_keep_rcv_mss);
+    g_test_add_func("/tcp/lo/mtu-65536-mss", test_lo_mtu_65536_mss);
     return g_test_run();
 }
