@@ -138,7 +138,9 @@ static uint8_t tcp_wscale_for(uint64_t space)
 static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
 {
     const TcpConf *c = tcp_conf(tp);
-    tp->advmss = mtu - 40;                                    /* IPv4 + TCP headers */
+    /* IPv4 + TCP headers; ipv4_default_advmss caps it at IPV4_MAX_PMTU (65535) - 40, as the
+     * IPv4 total length is 16 bits: lo's MTU 65536 gives 65495 (net/ipv4/route.c) */
+    tp->advmss = (mtu < 65535u ? mtu : 65535u) - 40;
     tp->mss_cache = tp->advmss - (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
     tp->gso_ok = gso;
     tp->snd_una = tp->snd_nxt = tp->write_seq = tp->pushed_seq = tp->snd_sml = isn + 1;

@@ -134,9 +134,13 @@ static void tcp_update_scaling_ratio(TcpSock *tp, const Skb *skb)
         tp->rcvq_space.space = tp->window_clamp;
 }
 
-/* tcp_measure_rcv_mss (T.A.2). */
+/* tcp_measure_rcv_mss (T.A.2). Like the kernel (every era), it clears last_seg_size on each
+ * call: only two CONSECUTIVE small segments of equal length lower rcv_mss, not two small ones
+ * with full-sized segments between them (e.g. the tail of each large write). */
 static void tcp_measure_rcv_mss(TcpSock *tp, const Skb *skb)
 {
+    uint32_t lss = tp->ack.last_seg_size;
+    tp->ack.last_seg_size = 0;
     uint32_t len = skb->gso_size ? skb->gso_size : skb->len;
     if (len >= tp->ack.rcv_mss) {
         if (len != tp->ack.rcv_mss)
@@ -149,11 +153,11 @@ static void tcp_measure_rcv_mss(TcpSock *tp, const Skb *skb)
     if (len >= TCP_MSS_DEFAULT + TCP_HDR_LEN ||
         (len >= TCP_MIN_MSS + TCP_HDR_LEN && !(skb->flags & (TCPHDR_PSH | TCPHDR_FIN | TCPHDR_SYN)))) {
         len -= hdr;
-        if (len == tp->ack.last_seg_size) {
+        tp->ack.last_seg_size = len;
+        if (len == lss) {
             tp->ack.rcv_mss = len;
             return;
         }
-        tp->ack.last_seg_size = len;
     }
     if (tp->ack.pending & ICSK_ACK_PUSHED)
         tp->ack.pending |= ICSK_ACK_PUSHED2;

@@ -84,9 +84,60 @@ static void test_lo_acks_every_second_skb(void)
     th_free(tb);
 }
 
+/* The tail of each large write on lo is a small PSH segment (seed 001: 4 MiB = 64 x 65483 +
+ * 3392). tcp_measure_rcv_mss clears icsk_ack.last_seg_size on EVERY call (net/ipv4/tcp_input.c,
+ * unchanged from 2.6 to 6.x), so only two CONSECUTIVE small segments of the same length lower
+ * rcv_mss; equal tails with full segments between them leave it at the full size (they only
+ * set ICSK_ACK_PUSHED). */
+#define LO_TAIL 3392u
+
+static void write_and_read(TcpBench *tb, uint64_t bytes)
+{
+    th_write(tb->a, bytes);
+    th_pump(tb);
+    th_read(tb->b);
+    th_pump(tb);
+}
+
+static void test_lo_write_tails_keep_rcv_mss(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.rcvbuf = 4u << 20;
+    th_connect(tb, LO_MTU);
+    for (int w = 0; w < 3; w++) {
+        write_and_read(tb, LO_MSS + LO_TAIL); /* one full segment, then the tail */
+        g_assert_cmpuint(tb->b->ack.rcv_mss, ==, LO_MSS);
+        g_assert_cmpuint(tb->b->ack.last_seg_size, ==, LO_TAIL);
+    }
+    write_and_read(tb, LO_TAIL); /* a second small segment in a row: now it counts */
+    g_assert_cmpuint(tb->b->ack.rcv_mss, ==, LO_TAIL);
+    write_and_read(tb, LO_MSS); /* a full segment restores it and forgets the small size */
+    g_assert_cmpuint(tb->b->ack.rcv_mss, ==, LO_MSS);
+    g_assert_cmpuint(tb->b->ack.last_seg_size, ==, 0);
+    th_free(tb);
+}
+
+/* lo's MTU is 65536 (models/world.c LOOPBACK_MTU, notes E.5), but an IPv4 packet is at most
+ * 65535 bytes: ipv4_default_advmss caps advmss at IPV4_MAX_PMTU - 40 = 65495, so the segment
+ * (65483 + 32 header bytes + 20) still fits the 16-bit total length. */
+static void test_lo_mtu_65536_mss(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 65536);
+    g_assert_cmpuint(tb->a->advmss, ==, 65495u);
+    g_assert_cmpuint(tb->a->mss_cache, ==, LO_MSS);
+    th_write(tb->a, 2u * LO_MSS);
+    g_assert_cmpuint(tb->out[0].head->len, ==, LO_MSS);
+    g_assert_cmpuint(tb->out[0].head->len + 32u + 20u, <=, 65535u);
+    th_pump(tb);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/lo/acks-every-second-skb", test_lo_acks_every_second_skb);
+    g_test_add_func("/tcp/lo/write-tails-keep-rcv-mss", test_lo_write_tails_keep_rcv_mss);
+    g_test_add_func("/tcp/lo/mtu-65536-mss", test_lo_mtu_65536_mss);
     return g_test_run();
 }
