@@ -38,6 +38,7 @@ static void tcp_defaults(TcpConf *t)
         .netdev_budget_ns = 2 * SIM_MS,
         .napi_weight = 64,
         .max_backlog = 1000,
+        .window_counts_backlog = true,
     };
 }
 

@@ -48,10 +48,15 @@ uint64_t tcp_space_from_win(const TcpSock *tp, uint64_t win)
     }
 }
 
-/* tcp_space: what the receive buffer can still take (the backlog counts, H.B.1). */
+/* tcp_space: what the receive buffer can still take. The backlog counts (H.B.1) since "tcp: make
+ * tcp_space() aware of socket backlog" (5.0); before it (hosts.H.tcp.window_counts_backlog =
+ * false; 3.x include/net/tcp.h: tcp_win_from_space(sk_rcvbuf - sk_rmem_alloc)) only the
+ * queued data did, so skbs parked in the backlog of an owned socket left the window open. */
 static uint32_t tcp_space(const TcpSock *tp)
 {
-    uint64_t used = tp->sk.rmem_alloc + tp->sk.backlog_len;
+    uint64_t used = tp->sk.rmem_alloc;
+    if (tcp_conf(tp)->window_counts_backlog)
+        used += tp->sk.backlog_len;
     return used >= tp->sk.rcvbuf ? 0 : tcp_win_from_space(tp, tp->sk.rcvbuf - used);
 }
 

@@ -231,6 +231,13 @@ static const ConfKey table[] = {
              "the unread bytes, rcvwin = 2*that, zero TS samples dropped, window-based samples, "
              "minimum latched, out-of-order span provisioned); 6.18 = 6.16 plus the slow-start "
              "growth again (aa251c84636c, 6.18-rc4)."),
+    HOST("tcp", "tcp.window_counts_backlog", CONF_T_BOOL, tcp.window_counts_backlog, "true", NULL,
+         NULL,
+         "tcp_space() takes the socket backlog off the receive buffer (sk_rcvbuf - sk_backlog.len "
+         "- sk_rmem_alloc), as since 'tcp: make tcp_space() aware of socket backlog' (Eric "
+         "Dumazet, 5.0; in 4.19.89 stable); false = sk_rcvbuf - sk_rmem_alloc as in 2.6-4.20, so "
+         "a receiver that owns its socket still advertises and ACKs for the space its backlog "
+         "holds."),
     SIM_COSTS(COST_ROW)
 
     /* ---- links.<link> ---- */

@@ -114,6 +114,7 @@ typedef struct TcpConf {
     TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */
     TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
+    bool window_counts_backlog; /* hosts.H.tcp.window_counts_backlog: tcp_space() minus backlog */
 } TcpConf;
 
 typedef struct HostConf {

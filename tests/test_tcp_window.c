@@ -72,6 +72,34 @@ static void test_select_window(void)
     }
 }
 
+/* hosts.H.tcp.window_counts_backlog: rcvbuf 131072, nothing unread, 32768 bytes of truesize in
+ * the backlog of the owned socket, adv_win_scale 2 (3.4). 5.0+ ("tcp: make tcp_space() aware of
+ * socket backlog"): free = 3/4 x (131072 - 32768) = 73728. Before it (3.x include/net/tcp.h
+ * tcp_space = tcp_win_from_space(sk_rcvbuf - sk_rmem_alloc)): free = 3/4 x 131072 = 98304, the
+ * full space. Both are >= half of it and multiples of 128 (wscale 7). */
+static void test_select_window_backlog(void)
+{
+    static const struct {
+        bool counts;
+        uint32_t win;
+    } cases[] = { {true, 73728}, {false, 98304} };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.win_scaling = TCP_WIN_ADV_WIN_SCALE_2;
+        tb->conf[1].tcp.window_counts_backlog = cases[i].counts;
+        th_connect(tb, 1500);
+        TcpSock *b = tb->b;
+        g_assert_cmpuint(b->rcv_wscale, ==, 7);
+        b->window_clamp = tcp_win_from_space(b, b->sk.rcvbuf);
+        b->rcv_ssthresh = b->window_clamp;
+        g_assert_cmpuint(b->window_clamp, ==, 98304);
+        b->sk.backlog_len = 32768;
+        g_assert_cmpuint(__tcp_select_window(b), ==, cases[i].win);
+        b->sk.backlog_len = 0;
+        th_free(tb);
+    }
+}
+
 /* Hand a's oldest captured data skb to b as a GRO skb of `frames` MTU-1500 frames (gso_size
  * 1448) charging `truesize`. a's first flight of 14480 bytes leaves as two TSO skbs of 5
  * segments (7240 bytes). */
@@ -191,6 +219,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp_window/win_from_space", test_win_from_space);
     g_test_add_func("/tcp_window/select_window", test_select_window);
+    g_test_add_func("/tcp_window/select_window_backlog", test_select_window_backlog);
     g_test_add_func("/tcp_window/scaling_ratio_converges", test_scaling_ratio_converges);
     g_test_add_func("/tcp_window/scaling_ratio_shrinks", test_scaling_ratio_shrinks);
     g_test_add_func("/tcp_window/ack_rule_follows_window", test_ack_rule_follows_window);
