@@ -46,6 +46,14 @@
 #define TCP_RMEM_MIN 4096u             /* H.0: tcp_rmem[0] */
 #define SKB_TRUESIZE_OVERHEAD 576u     /* H.B.4: aligned sk_buff (256) + skb_shared_info (~320) */
 #define MAX_TCP_HEADER 320u            /* H.B.4 per_mss formula: L1-aligned header room */
+/* sk->sk_gso_max_size: the payload one TSO skb may carry, the device's 64 KB less MAX_TCP_HEADER
+ * + 1 (net/core/sock.c sk_setup_caps(): "sk->sk_gso_max_size -= (MAX_TCP_HEADER + 1)", from
+ * "net: Adjust sk_gso_max_size once when set", David Ahern, Jan 2022; before it
+ * tcp_xmit_size_goal() and tcp_tso_autosize() each took "sk_gso_max_size - 1 - MAX_TCP_HEADER",
+ * and 2.6/3.x tcp_xmit_size_goal() "(sk_gso_max_size - 1) - IP and TCP header lengths").
+ * So a TSO skb stays below 65536 B: 15 x 4096 = 61440 at MSS 4096 (not 16 x 4096), 45 x 1448
+ * at MSS 1448 and 7 x 8948 at MSS 8948 in every era. */
+#define TCP_SK_GSO_MAX_SIZE (TCP_GSO_MAX_SIZE - (MAX_TCP_HEADER + 1u))
 #define SKB_SHINFO_SIZE 320u           /* H.B.4: aligned skb_shared_info */
 #define SKB_HEAD_SIZE 256u             /* H.B.4: aligned sizeof(struct sk_buff) */
 #define TCP_ACK_TRUESIZE 1024u         /* H.B.4: a locally built ACK is ~0.8-1.3 KB */

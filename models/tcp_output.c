@@ -226,15 +226,15 @@ void tcp_send_delayed_ack(TcpSock *tp, Cpu *cpu)
 uint32_t tcp_tso_autosize(const TcpSock *tp, uint32_t mss_now)
 {
     /* pacing_rate >> sk_pacing_shift = ~1 ms of data; no rate yet (~0UL in the kernel) = max. */
-    uint64_t bytes = tp->pacing_rate ? tp->pacing_rate >> TCP_PACING_SHIFT : TCP_GSO_MAX_SIZE;
-    /* 5.18+: + gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log), full 64 KB under 512 us. */
+    uint64_t bytes = tp->pacing_rate ? tp->pacing_rate >> TCP_PACING_SHIFT : TCP_SK_GSO_MAX_SIZE;
+    /* 5.18+: + sk_gso_max_size >> (min_rtt_us >> tcp_tso_rtt_log), full size under 512 us. */
     if (tp->min_rtt_us) {
         uint32_t r = tp->min_rtt_us >> TCP_TSO_RTT_LOG;
         if (r < 32) /* BITS_PER_TYPE(gso_max_size) */
-            bytes += TCP_GSO_MAX_SIZE >> r;
+            bytes += TCP_SK_GSO_MAX_SIZE >> r;
     }
-    if (bytes > TCP_GSO_MAX_SIZE)
-        bytes = TCP_GSO_MAX_SIZE;
+    if (bytes > TCP_SK_GSO_MAX_SIZE)
+        bytes = TCP_SK_GSO_MAX_SIZE;
     uint32_t segs = (uint32_t)(bytes / mss_now);
     return segs < TCP_MIN_TSO_SEGS ? TCP_MIN_TSO_SEGS : segs;
 }
@@ -259,8 +259,8 @@ uint32_t tcp_send_mss(TcpSock *tp, uint32_t *size_goal)
     }
     uint32_t segs = tcp_tso_autosize(tp, mss_now);
     uint64_t goal = (uint64_t)segs * mss_now;
-    if (goal > TCP_GSO_MAX_SIZE)
-        goal = (TCP_GSO_MAX_SIZE / mss_now) * mss_now;
+    if (goal > TCP_SK_GSO_MAX_SIZE) /* tcp_xmit_size_goal: sk->sk_gso_max_size / mss_now segments */
+        goal = (TCP_SK_GSO_MAX_SIZE / mss_now) * mss_now;
     goal = tcp_bound_to_half_wnd(tp, (uint32_t)goal);
     goal = (goal / mss_now) * mss_now;
     tp->tso_segs_goal = (uint32_t)(goal / mss_now);

@@ -7,7 +7,7 @@
  * right edge does not move back; tcp_cleanup_rbuf ACKs after a read when more than rcv_mss is
  * unacknowledged or the window could double. On lo (MTU 65535: advmss 65495, mss 65483 with
  * timestamps) a bulk sender's skbs are ONE segment of 65483 bytes (tcp_xmit_size_goal: 64 KiB
- * / 65483 = 0 segments -> max(0, mss) = mss; this model's tcp_send_mss caps its goal at 64 KiB,
+ * / 65483 = 0 segments -> max(0, mss) = mss; this model's tcp_send_mss caps its goal at sk_gso_max_size,
  * = 1 x 65483), so rcv_mss = 65483 = skb->len and the receiver ACKs every SECOND skb,
  * not every skb. (An skb of >= 2 segments, e.g. while mss is still bounded to half the 64 KB
  * SYN window by tcp_sync_mss, would exceed rcv_mss and be ACKed on its own.)

@@ -1,0 +1,50 @@
+/* test_tcp_tso.c - how much payload one TSO skb may carry (notes H.E.2).
+ *
+ * Kernel facts used: sk_setup_caps() sets sk->sk_gso_max_size = dev->gso_max_size (65536,
+ * GSO_LEGACY_MAX_SIZE) - (MAX_TCP_HEADER + 1) ("net: Adjust sk_gso_max_size once when set",
+ * David Ahern, Jan 2022; before it tcp_xmit_size_goal() and tcp_tso_autosize() subtracted the
+ * same 1 + MAX_TCP_HEADER themselves). tcp_xmit_size_goal() then takes sk_gso_max_size / mss_now
+ * segments and tcp_tso_autosize() caps its bytes at sk_gso_max_size. With MAX_TCP_HEADER 320
+ * that is 65215 bytes: 15 x 4096 = 61440 at MSS 4096, never 16 x 4096 = 65536 (which would
+ * not fit an IPv4 total length either), and 45 x 1448 = 65160 at MSS 1448 as before.
+ *
+ * Bench: cwnd 100 and a 4 MiB peer window (white-box), no RTT yet (no pacing rate: the rate
+ * term is unlimited), the device holds what is sent. A 1 MiB write sends its first skb at once
+ * (the first skb is never throttled by TSQ). */
+#include "tcp_harness.h"
+
+/* The first skb a 1 MiB write sends (th_connect's hook captures it in tb->out[0]). */
+static void check_first_tso_skb(uint32_t mtu, uint32_t mss, uint32_t segs)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, mtu);
+    g_assert_cmpuint(tb->a->mss_cache, ==, mss);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_write(tb->a, 1u << 20);
+    g_assert_cmpuint(th_pending(tb, 0), >=, 1);
+    const Skb *skb = tb->out[0].head;
+    g_assert_cmpuint(skb->len, ==, segs * mss);
+    g_assert_cmpuint(skb->gso_segs, ==, segs);
+    th_free(tb);
+}
+
+/* MTU 4148 (MSS 4096 with timestamps), the 133c4c0d3717 and seed-000 setup: 15 segments. */
+static void test_tso_mss4096_fifteen_segments(void)
+{
+    check_first_tso_skb(4148, 4096, 15);
+}
+
+/* MTU 1500 (MSS 1448): 65215 / 1448 = 45 segments, the same as 65536 / 1448. */
+static void test_tso_mss1448_unchanged(void)
+{
+    check_first_tso_skb(1500, 1448, 45);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/tso/mss4096-fifteen-segments", test_tso_mss4096_fifteen_segments);
+    g_test_add_func("/tcp/tso/mss1448-unchanged", test_tso_mss1448_unchanged);
+    return g_test_run();
+}
