@@ -335,9 +335,12 @@ static inline bool inet_csk_in_pingpong_mode(const TcpSock *tp)
 {
     return tp->ack.pingpong >= 1; /* tcp_pingpong_thresh = 1 (T.A.5) */
 }
+/* tcp_in_quickack_mode (tcp_input.c, 3.11+): "(dst && dst_metric(dst, RTAX_QUICKACK)) ||
+ * (icsk->icsk_ack.quick && !inet_csk_in_pingpong_mode(sk))" - a route with the quickack
+ * attribute (hosts.H.tcp.quickack_route) ACKs every data segment at once. */
 static inline bool tcp_in_quickack_mode(const TcpSock *tp)
 {
-    return tp->ack.quick && !inet_csk_in_pingpong_mode(tp);
+    return tcp_conf(tp)->quickack_route || (tp->ack.quick && !inet_csk_in_pingpong_mode(tp));
 }
 static inline uint32_t tcp_skb_pcount(const Skb *skb)
 {

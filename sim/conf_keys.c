@@ -238,6 +238,11 @@ static const ConfKey table[] = {
          "Dumazet, 5.0; in 4.19.89 stable); false = sk_rcvbuf - sk_rmem_alloc as in 2.6-4.20, so "
          "a receiver that owns its socket still advertises and ACKs for the space its backlog "
          "holds."),
+    HOST("tcp", "tcp.quickack_route", CONF_T_BOOL, tcp.quickack_route, "false", NULL, NULL,
+         "The route to the peer has the quickack attribute (ip route ... quickack 1, "
+         "RTAX_QUICKACK, 3.11+): tcp_in_quickack_mode() is always true, so every data segment "
+         "queued is ACKed at once (from tcp_release_cb once per backlog drain with "
+         "stack.backlog.ack_defer); false = no such route metric, as by default."),
     SIM_COSTS(COST_ROW)
 
     /* ---- links.<link> ---- */

@@ -115,6 +115,7 @@ typedef struct TcpConf {
     TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     bool window_counts_backlog; /* hosts.H.tcp.window_counts_backlog: tcp_space() minus backlog */
+    bool quickack_route;       /* hosts.H.tcp.quickack_route: the route's RTAX_QUICKACK metric */
 } TcpConf;
 
 typedef struct HostConf {

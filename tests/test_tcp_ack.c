@@ -1,7 +1,8 @@
 /* test_tcp_ack.c - the data receiver's ACK policy (notes A.3-A.10): quick-ACK at start, the
  * 40 ms delayed ACK, ACK after two full segments, immediate ACKs for out-of-order data and
- * duplicates (DSACK), the delayed-ACK timer deferred while the socket is owned, and the 6.7+
- * one-ACK-per-backlog-drain deferral. HZ = 1000, MSS 1448, hand-computed expectations. */
+ * duplicates (DSACK), the delayed-ACK timer deferred while the socket is owned, the 6.7+
+ * one-ACK-per-backlog-drain deferral and a route's quickack attribute. HZ = 1000, MSS 1448,
+ * hand-computed expectations. */
 #include "tcp_harness.h"
 
 /* a sends len bytes now; its segment(s) reach b at once. */
@@ -237,6 +238,65 @@ static void test_backlog_ack_defer(void)
     g_assert_cmpuint(after, ==, 0);
 }
 
+/* hosts.H.tcp.quickack_route (RTAX_QUICKACK): tcp_in_quickack_mode() is true for every
+ * segment, so "ACK now" no longer needs the window test. Bench as run_backlog_drain but with
+ * the default 128 KiB receive buffer, where unread data shrinks the window: after the 16
+ * quick ACKs (each segment read; rcv_wnd 64256, rcv_ssthresh 65535) three 2-MSS skbs are
+ * processed from the backlog and left unread, and the window each would advertise falls to
+ * 63488, 61440, 59392 (each < rcv_wnd: the right edge would move back). Without the route
+ * attribute none is ACKed at once (a delayed ACK is armed); with it each is ACKed as it is
+ * processed (each ACK advertises the smaller window, so rcv_wnd follows it down); with it
+ * and the 6.7 deferral the three become one ACK from tcp_release_cb. */
+static void run_unread_drain(bool quickack_route, bool defer, uint32_t *acks_during,
+                             uint32_t *acks_after)
+{
+    static const uint32_t sel[3] = { 63488, 61440, 59392 };
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.quickack_route = quickack_route;
+    th_connect(tb, 1500);
+    tb->stack.backlog_ack_defer = defer;
+    for (int i = 0; i < 16; i++) {
+        th_run_to(tb, (sim_time_t)i * SIM_MS);
+        send_and_deliver(tb, 1448);
+        ack_back(tb);
+        th_read(tb->b);
+    }
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    g_assert_cmpuint(tb->b->rcv_wnd, ==, 64256);
+    th_run_to(tb, 30 * SIM_MS);
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    for (int i = 0; i < 3; i++) {
+        th_write(tb->a, 2 * 1448);
+        Skb *skb = th_take(tb, 0);
+        sk->ops->backlog_rcv(sk, skb, NULL);
+        g_assert_cmpuint(__tcp_select_window(tb->b), ==, sel[i]);
+    }
+    *acks_during = th_pending(tb, 1);
+    sk->owned = false;
+    sk->ops->release_cb(sk, NULL);
+    *acks_after = th_pending(tb, 1) - *acks_during;
+    if (*acks_during + *acks_after)
+        g_assert_cmpuint(tb->out[1].tail->ack_seq, ==, 1 + 22 * 1448);
+    else
+        g_assert_true(tb->b->ack.pending & ICSK_ACK_TIMER);
+    th_free(tb);
+}
+
+static void test_quickack_route(void)
+{
+    uint32_t during, after;
+    run_unread_drain(false, false, &during, &after);
+    g_assert_cmpuint(during, ==, 0);
+    g_assert_cmpuint(after, ==, 0);
+    run_unread_drain(true, false, &during, &after);
+    g_assert_cmpuint(during, ==, 3);
+    g_assert_cmpuint(after, ==, 0);
+    run_unread_drain(true, true, &during, &after);
+    g_assert_cmpuint(during, ==, 0);
+    g_assert_cmpuint(after, ==, 1);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -247,5 +307,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/dsack-duplicate", test_dsack_for_duplicate);
     g_test_add_func("/tcp/ack/delack-deferred-owned", test_delack_deferred_while_owned);
     g_test_add_func("/tcp/ack/backlog-ack-defer", test_backlog_ack_defer);
+    g_test_add_func("/tcp/ack/quickack-route", test_quickack_route);
     return g_test_run();
 }
