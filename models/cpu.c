@@ -504,10 +504,16 @@ void task_init(Task *t, Host *h, const char *name, TaskStepFn step, void *ctx,
     best->nr_tasks++;
 }
 
-/* check_preempt_curr(): a task just joined cpu's queue. */
+/* check_preempt_curr(): a task just joined cpu's queue. With no current task the CPU runs the
+ * idle task, which is always rescheduled (kernel/sched/idle.c check_preempt_curr_idle ->
+ * resched_curr(rq), 2.6.23+; wakeup_preempt_idle since 6.7): need_resched is set even while an
+ * interrupt's softirq runs on the idle CPU, so that __do_softirq does not restart its loop
+ * (`time_before(jiffies, end) && !need_resched() && --max_restart`, kernel/softirq.c) and the
+ * idle loop calls schedule_idle() once the interrupt returns (kernel/sched/idle.c do_idle). */
 static void check_preempt(Cpu *cpu, Task *t)
 {
     if (!cpu->curr) {
+        cpu->need_resched = true;
         if (cpu->mode == CPU_IDLE)
             kick(cpu);
         return;

@@ -292,6 +292,36 @@ static void test_need_resched_stops_restart(void)
     test_host_free(th);
 }
 
+/* A task woken onto an idle CPU while an interrupt's softirq runs there: the idle task is
+ * rescheduled at once (check_preempt_curr_idle -> resched_curr), so __do_softirq sees
+ * need_resched after its first round and hands the rest to ksoftirqd instead of restarting.
+ * 1 CPU, CFS: P starts, sleeps at once, the CPU goes idle. 1000 packets of 1 us are raised at
+ * 101 us; the first wakes P. Only the first round (64 packets) runs inline, not ten (640). */
+static void test_wake_on_idle_stops_restart(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = SCHED_CFS;
+    test_host_build(th);
+    Napping p = { 0 };
+    task_init(&p.t, &th->host, "p", napping_step, &p, NULL);
+    task_start(&p.t);
+    Log *log = g_new0(Log, 1);
+    WakingNapi wn = { .wake = &p.t };
+    napi_setup(&wn.ln, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
+    wn.ln.napi.w.run = waking_run;
+    wn.ln.napi.w.ctx = &wn;
+    Raise r = { .w = { &wn.ln.napi.w }, .n = 1 };
+    raise_at(th, &r, 101 * SIM_US);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    g_assert_cmpint(p.runs, ==, 2);
+    g_assert_cmpint(log->n, ==, 1000);
+    g_assert_cmpint(count_inline(log), ==, 64);
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).softirq_runs, ==, 1);
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).ksoftirqd_wakeups, ==, 1);
+    g_free(log);
+    test_host_free(th);
+}
+
 /* The timer tick is a hard interrupt: its irq_exit runs work left for ksoftirqd inline.
  * EEVDF (base_slice 3 ms, factor 1), 1 CPU: the spinner S starts alone (v 0, first deadline
  * 1.5 ms) and runs from 2 us. 1000 packets of 1 us are raised at 100 us: the inline run does
@@ -342,6 +372,7 @@ int main(int argc, char **argv)
     g_test_add_func("/softirq/budget-round-robin", test_budget_round_robin);
     g_test_add_func("/softirq/timer-before-net-rx", test_timer_before_net_rx);
     g_test_add_func("/softirq/need-resched-stops-restart", test_need_resched_stops_restart);
+    g_test_add_func("/softirq/wake-on-idle-stops-restart", test_wake_on_idle_stops_restart);
     g_test_add_func("/softirq/tick-runs-pending-inline", test_tick_runs_pending_inline);
     return g_test_run();
 }
