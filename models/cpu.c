@@ -17,9 +17,26 @@
  * step charge is elapsing cuts the charge, keeps the rest in Task.remaining, and kicks the CPU.
  *
  * Time accounting: the CPU's elapsed time is split exactly into task, softirq, context-switch
- * and idle buckets (a kick is zero-length, counted as idle). A task's runtime (and its
- * vruntime) advances only while its own step runs: softirq time that interrupts it is not
- * charged to it (CONFIG_IRQ_TIME_ACCOUNTING=y, common in distribution kernels, notes C.6).
+ * and idle buckets (a kick is zero-length, counted as idle). Which of it a task's runtime (and
+ * its vruntime, and so its slice at the tick) includes is hosts.H.sched.irq_time_accounting:
+ *   true (default): only its own steps. Softirq time that interrupts it is not charged to it:
+ *     CONFIG_IRQ_TIME_ACCOUNTING=y, common in distribution kernels (notes C.6), where
+ *     update_curr() times the task on rq->clock_task, which excludes hardirq and softirq time
+ *     (b52bfee445d3 "sched: Add IRQ_TIME_ACCOUNTING, finer accounting of irq time" and
+ *     305e6835e055 "sched: Do not account irq time to current task", Venkatesh Pallipadi, Oct
+ *     2010, merged for 2.6.37).
+ *   false: the kernels before it (2.6.23-2.6.36 CFS; any kernel built without the option).
+ *     update_curr() timed the task on rq->clock, so everything between its exec_start and now
+ *     counted, including the softirq work (and the hard interrupt that raised it, which the
+ *     model folds into COST_SOFTIRQ_ENTRY) run while it was current: its sum_exec_runtime,
+ *     vruntime and the tick's check_preempt_tick() all see that time. Here the softirq run
+ *     continues the current task's running piece (Cpu.irq_owner): it is charged at the run's
+ *     end and whenever the scheduler syncs meanwhile (a tick, a wake-up). Softirq taken on an
+ *     idle CPU is charged to no task: the kernel's current task is then the idle task, which is
+ *     not on the fair run queue, and a task switched in afterwards starts its exec_start then.
+ *   Either way ksoftirqd's own runs are its steps, charged to it (the kernel also keeps
+ *   ksoftirqd's softirq time on ksoftirqd, PF_KSOFTIRQD), and a context switch is charged to
+ *   no task.
  *
  * Context switch: COST_CTX_SWITCH is CPU time spent before the next task runs, charged when the
  * task switched in differs from the last task that ran on this CPU (switching back to the same
@@ -61,7 +78,10 @@ struct Cpu {
     Task *curr;
     Task *last_ran;
     uint32_t nr_tasks;         /* tasks placed here by task_init (ksoftirqd not counted) */
-    sim_time_t exec_start;     /* start of curr's running piece (mode CPU_TASK) */
+    sim_time_t exec_start;     /* start of curr's running piece (mode CPU_TASK; CPU_SOFTIRQ
+                                * when irq_owner is set) */
+    Task *irq_owner;           /* without IRQ time accounting: the task the softirq run in
+                                * progress is charged to (curr when it started); else NULL */
     sim_time_t sched_pending_ns; /* curr's run time not yet given to the scheduler */
     RunQueue rq;
     SoftirqEngine softirq;
@@ -94,10 +114,16 @@ static int mode_bucket(CpuMode m)
 /* Out of line and cold: set_mode runs at every step and must stay small enough to inline. */
 static void observe_mode(Cpu *cpu, CpuMode old) G_GNUC_NO_INLINE __attribute__((cold));
 
+static void irq_piece_end(Cpu *cpu);
+
 static inline __attribute__((always_inline)) void set_mode(Cpu *cpu, CpuMode m)
 {
     sim_time_t now = sim_now(cpu->sim);
     CpuMode old = cpu->mode;
+    if (G_UNLIKELY(cpu->irq_owner)) { /* the softirq run charged to a task ends */
+        irq_piece_end(cpu);
+        cpu->irq_owner = NULL;
+    }
     cpu->bucket[mode_bucket(old)] += now - cpu->mark;
     cpu->mark = now;
     cpu->mode = m;
@@ -145,11 +171,26 @@ static void piece_end(Cpu *cpu)
     cpu->exec_start = now;
 }
 
+/* Without IRQ time accounting: the softirq time since exec_start is irq_owner's run time
+ * (rq->clock-based update_curr). irq_owner is curr: curr changes only in cpu_schedule(), which
+ * syncs first. */
+static void irq_piece_end(Cpu *cpu)
+{
+    sim_time_t now = sim_now(cpu->sim);
+    sim_time_t d = now - cpu->exec_start;
+    g_assert(cpu->mode == CPU_SOFTIRQ);
+    cpu->irq_owner->runtime_ns += d;
+    cpu->sched_pending_ns += d;
+    cpu->exec_start = now;
+}
+
 /* update_curr(): give curr's run time to the scheduler; it may ask for a reschedule. */
 static void sched_sync(Cpu *cpu)
 {
     if (cpu->mode == CPU_TASK && cpu->curr)
         piece_end(cpu);
+    else if (cpu->irq_owner)
+        irq_piece_end(cpu);
     if (rq_update_curr(&cpu->rq, cpu->sched_pending_ns))
         cpu->need_resched = true;
     cpu->sched_pending_ns = 0;
@@ -338,6 +379,10 @@ static void softirq_start(Cpu *cpu)
     g_assert(!softirq_active(&cpu->softirq));
     cpu->softirq_wanted = false;
     set_mode(cpu, CPU_SOFTIRQ);
+    if (cpu->curr && !cpu->host->conf->sched.irq_time_accounting) {
+        cpu->irq_owner = cpu->curr; /* charged like curr's own run time, from now */
+        cpu->exec_start = sim_now(cpu->sim);
+    }
     cpu->acting = ACT_SOFTIRQ;
     cpu->pending_ns = 0;
     softirq_begin(&cpu->softirq, false);

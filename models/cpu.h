@@ -56,7 +56,9 @@ struct Task {
     Cpu *cpu;              /* the CPU whose run queue it is on (changes only at wake-up) */
     CpuList allowed;       /* CPUs it may run on (n == 0: any) */
     TaskState state;
-    sim_time_t runtime_ns; /* CPU time consumed by its steps */
+    sim_time_t runtime_ns; /* CPU time consumed by its steps (sum_exec_runtime); with
+                            * hosts.H.sched.irq_time_accounting false, plus the softirq time
+                            * taken while it was current */
     uint64_t nr_switches;  /* times it was switched in */
     uint64_t nr_yields;    /* task_cond_resched() calls that yielded */
     uint64_t nr_preempted; /* involuntary switches (full preemption, return to user) */

@@ -8,8 +8,10 @@
  * with a key equal to others goes after them).
  *
  * All tasks are SCHED_OTHER nice 0 (weight 1024), so weighted virtual time equals real time:
- * vruntime advances by the task's own CPU time (IRQ_TIME_ACCOUNTING=y: softirq time that
- * interrupts a task is not charged to it, notes C.6).
+ * vruntime advances by the run time the executor gives it: the task's own CPU time
+ * (IRQ_TIME_ACCOUNTING=y: softirq time that interrupts a task is not charged to it, notes C.6),
+ * or with hosts.H.sched.irq_time_accounting false also the softirq time taken while it was
+ * current (pre-2.6.37 rq->clock-based update_curr; see models/cpu.c).
  */
 #ifndef SKSIM_SCHED_H
 #define SKSIM_SCHED_H

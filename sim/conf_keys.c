@@ -150,6 +150,15 @@ static const ConfKey table[] = {
          "A waking task whose CPU is busy moves to an idle CPU it may run on (the host is one "
          "cache domain): select_idle_sibling() since 2.6.32, wake_idle() before. false = tasks "
          "stay on the CPU they were placed on at start."),
+    HOST("sched", "sched.irq_time_accounting", CONF_T_BOOL, sched.irq_time_accounting, "true", NULL,
+         NULL,
+         "CONFIG_IRQ_TIME_ACCOUNTING=y, as distribution kernels build it: softirq time that "
+         "interrupts a task is not charged to it (update_curr on rq->clock_task, 2.6.37+: "
+         "b52bfee445d3 \"sched: Add IRQ_TIME_ACCOUNTING, finer accounting of irq time\", "
+         "305e6835e055 \"sched: Do not account irq time to current task\"). false = the "
+         "kernels before it: update_curr timed the current task on rq->clock, so softirq run "
+         "while a task is current counts in its runtime and vruntime and in the tick's slice "
+         "check; softirq on an idle CPU is charged to no task."),
     HOST("nic", "nic.mtu", CONF_T_U32, nic.mtu, "1500", "68", "65536",
          "IP MTU in bytes: Ethernet 1500 (9000 jumbo, loopback 65536)."),
     HOST("nic", "nic.rx_ring", CONF_T_U32, nic.rx_ring, "1024", "1", "65536",

@@ -72,7 +72,7 @@ static inline void fix_host_conf(HostConf *c, const char *name)
     c->sched = (SchedConf){ .policy = SCHED_EEVDF, .latency_ns = 6 * SIM_MS,
                             .min_granularity_ns = 750 * SIM_US,
                             .wakeup_granularity_ns = 1 * SIM_MS, .base_slice_ns = 750 * SIM_US,
-                            .preempt = PREEMPT_VOLUNTARY };
+                            .preempt = PREEMPT_VOLUNTARY, .irq_time_accounting = true };
     c->tcp.netdev_budget = 300;
     c->tcp.netdev_budget_ns = 2 * SIM_MS;
     c->nic = (NicConf){ .mtu = 1500, .rx_ring = 1024, .tx_ring = 1024, .qdisc_limit = 1000,

@@ -390,6 +390,106 @@ static void test_full_preemption(void)
     full_preempt_case(PREEMPT_VOLUNTARY, 0, 0, 1006 * SIM_US);
 }
 
+/* ---- softirq time and the slice (hosts.H.sched.irq_time_accounting) ---- */
+
+/* A hard interrupt every period whose softirq work costs unit (one unit, then done). */
+typedef struct {
+    SimEvent ev;
+    Cpu *cpu;
+    SoftirqWork w;
+    sim_time_t period, unit;
+} Flood;
+
+static bool flood_run(SoftirqWork *w, Cpu *cpu)
+{
+    cpu_charge(cpu, ((Flood *)w->ctx)->unit);
+    return false;
+}
+
+static void flood_fire(Sim *sim, void *ctx)
+{
+    Flood *f = ctx;
+    cpu_raise_softirq(f->cpu, &f->w);
+    sim_schedule_in(sim, &f->ev, f->period);
+}
+
+/* Runs 10 us steps for ever, calling cond_resched() before each. */
+typedef struct {
+    Task t;
+    sim_time_t first_yield;
+} Grinder;
+
+static void grinder_step(Task *t)
+{
+    Grinder *g = t->ctx;
+    if (task_cond_resched(t)) {
+        if (!g->first_yield)
+            g->first_yield = sim_now(t->host->sim);
+        return;
+    }
+    cpu_charge(t->cpu, 10 * SIM_US);
+}
+
+/* CFS, 1 CPU, HZ=1000, voluntary preemption: slice P(2)/2 = 3 ms. A runs from 2 us; B starts at
+ * 100 us behind it (START_DEBIT, no wake-up preemption). From 50 us an interrupt every 100 us
+ * brings 88 us of softirq work (+ 0.3 us entry), so A's own steps get ~12 % of the CPU.
+ *   irq_time_accounting true (rq->clock_task): A's runtime grows ~12 us per 100 us, stays
+ *     below the 3 ms slice for the whole 15 ms; no tick asks for a reschedule, B never runs.
+ *   false (pre-2.6.37 rq->clock): the softirq time is A's too; at the 4 ms tick its stint
+ *     (~4 ms) exceeds the slice, A yields at its next cond_resched and B runs just after.
+ * Either way the tasks' runtimes add up exactly to the task time, plus (false) the softirq
+ * time, which all ran while a task was current. */
+static void irq_time_case(bool irq_time_accounting)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = SCHED_CFS;
+    th->conf.sched.irq_time_accounting = irq_time_accounting;
+    test_host_build(th);
+    Grinder a = { 0 };
+    Nap b = { 0 };
+    task_init(&a.t, &th->host, "a", grinder_step, &a, NULL);
+    task_init(&b.t, &th->host, "b", nap_step, &b, NULL);
+    task_start(&a.t);
+    Starter st = { .t = &b.t };
+    sim_event_init(&st.ev, starter_fire, &st, 0, 0);
+    sim_schedule_at(th->sim, &st.ev, 100 * SIM_US);
+    Flood f = { .cpu = th->cpus[0], .period = 100 * SIM_US, .unit = 88 * SIM_US };
+    softirq_work_init(&f.w, SOFTIRQ_NET_RX, flood_run, &f);
+    sim_event_init(&f.ev, flood_fire, &f, 0, 0);
+    sim_schedule_at(th->sim, &f.ev, 50 * SIM_US);
+    sim_run_until(th->sim, 15 * SIM_MS);
+
+    CpuStats s = cpu_stats(th->cpus[0]);
+    assert_accounting(&s, 15 * SIM_MS);
+    g_assert_cmpint(s.idle_ns, ==, 0);
+    g_assert_cmpint(s.softirq_ns, >, 13 * SIM_MS);
+    sim_time_t charged = a.t.runtime_ns + b.t.runtime_ns;
+    if (irq_time_accounting) {
+        g_assert_cmpint(b.runs, ==, 0);
+        g_assert_cmpuint(a.t.nr_yields, ==, 0);
+        g_assert_cmpint(a.t.runtime_ns, <, 3 * SIM_MS);
+        g_assert_cmpint(charged, ==, s.task_ns);
+    } else {
+        g_assert_cmpint(a.first_yield, >, 4 * SIM_MS);
+        g_assert_cmpint(a.first_yield, <, 4 * SIM_MS + 100 * SIM_US);
+        g_assert_cmpint(b.runs, >=, 1);
+        g_assert_cmpint(b.at[0], >, a.first_yield);
+        g_assert_cmpint(b.at[0], <, a.first_yield + 100 * SIM_US);
+        g_assert_cmpint(charged, ==, s.task_ns + s.softirq_ns);
+    }
+    test_host_free(th);
+}
+
+static void test_irq_time_accounting_hides_softirq_from_slice(void)
+{
+    irq_time_case(true);
+}
+
+static void test_no_irq_time_accounting_charges_softirq_to_curr(void)
+{
+    irq_time_case(false);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -401,5 +501,9 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/full-preemption", test_full_preemption);
     g_test_add_func("/cpu/wake-idle-moves-to-idle-cpu", test_wake_idle_moves_to_idle_cpu);
     g_test_add_func("/cpu/wake-idle-off-or-pinned-stays", test_wake_idle_off_or_pinned_stays);
+    g_test_add_func("/cpu/irq-time-accounting-hides-softirq",
+                    test_irq_time_accounting_hides_softirq_from_slice);
+    g_test_add_func("/cpu/no-irq-time-accounting-charges-curr",
+                    test_no_irq_time_accounting_charges_softirq_to_curr);
     return g_test_run();
 }
