@@ -94,6 +94,10 @@ static CompareRow *row_from_json(const JsonValue *row, const JsonValue *variants
         r = compare_row_new("goodput (Mbit/s)", key, 1e-6, 3);
     else if (g_strcmp0(key, "transactions_per_s") == 0)
         r = compare_row_new("transactions/s", key, 1.0, 1);
+    else if (g_strcmp0(key, "goodput_bps_min_flow") == 0)
+        r = compare_row_new("slowest flow, goodput (Mbit/s)", key, 1e-6, 3);
+    else if (g_strcmp0(key, "transactions_per_s_min_flow") == 0)
+        r = compare_row_new("slowest flow, transactions/s", key, 1.0, 1);
     else
         r = compare_row_new(key ? key : "?", key ? key : "?", 1.0, 0);
     const JsonValue *values = json_get(row, "values");

@@ -87,18 +87,39 @@ static double flow_metric(const FlowResult *f, Metric m)
     }
 }
 
-gboolean run_result_metric(const RunResult *r, const char *metric, double *out)
+static gboolean metric_lookup(const char *metric, Metric *m)
 {
-    for (int m = 0; m < METRIC_COUNT; m++) {
-        if (strcmp(metric, metric_names[m]) != 0)
-            continue;
-        double sum = 0.0;
-        for (guint i = 0; i < r->flows->len; i++)
-            sum += flow_metric(g_ptr_array_index(r->flows, i), (Metric)m);
-        *out = sum;
-        return TRUE;
+    for (int i = 0; i < METRIC_COUNT; i++) {
+        if (strcmp(metric, metric_names[i]) == 0) {
+            *m = (Metric)i;
+            return TRUE;
+        }
     }
     return FALSE;
+}
+
+gboolean run_result_metric(const RunResult *r, const char *metric, double *out)
+{
+    Metric m;
+    if (!metric_lookup(metric, &m))
+        return FALSE;
+    double sum = 0.0;
+    for (guint i = 0; i < r->flows->len; i++)
+        sum += flow_metric(g_ptr_array_index(r->flows, i), m);
+    *out = sum;
+    return TRUE;
+}
+
+gboolean run_result_metric_min(const RunResult *r, const char *metric, double *out)
+{
+    Metric m;
+    if (!metric_lookup(metric, &m) || r->flows->len == 0)
+        return FALSE;
+    double lo = flow_metric(g_ptr_array_index(r->flows, 0), m);
+    for (guint i = 1; i < r->flows->len; i++)
+        lo = MIN(lo, flow_metric(g_ptr_array_index(r->flows, i), m));
+    *out = lo;
+    return TRUE;
 }
 
 gboolean run_result_counter(const RunResult *r, const char *host, const char *counter, double *out)

@@ -69,6 +69,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RunResult, run_result_free)
 /* Aggregates used by expect expressions: goodput (sum over flows, bit/s), transactions_per_s
  * (sum), bytes, retrans (sum over flows). Returns FALSE for an unknown metric. */
 gboolean run_result_metric(const RunResult *r, const char *metric, double *out);
+/* The same per-flow metric's smallest value over the flows (the slowest flow); FALSE for an
+ * unknown metric or a run without flows. */
+gboolean run_result_metric_min(const RunResult *r, const char *metric, double *out);
 /* A counter of one host, or summed over all hosts when host is NULL. */
 gboolean run_result_counter(const RunResult *r, const char *host, const char *counter, double *out);
 

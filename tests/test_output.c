@@ -334,6 +334,14 @@ static void test_result_metrics(void)
     g_assert_true(run_result_metric(r, "transactions_per_s", &v));
     g_assert_cmpfloat(v, ==, 1.6);
     g_assert_false(run_result_metric(r, "speed", &v));
+    /* the slowest flow: bulk/1 (800 bit/s, 0 transactions) against bulk/0 (3200, 1.6) */
+    g_assert_true(run_result_metric_min(r, "goodput", &v));
+    g_assert_cmpfloat(v, ==, 800.0);
+    g_assert_true(run_result_metric_min(r, "transactions_per_s", &v));
+    g_assert_cmpfloat(v, ==, 0.0);
+    g_assert_false(run_result_metric_min(r, "speed", &v));
+    g_ptr_array_set_size(r->flows, 0);
+    g_assert_false(run_result_metric_min(r, "goodput", &v));
     g_assert_true(run_result_counter(r, NULL, "TcpOutSegs", &v));
     g_assert_cmpfloat(v, ==, 17.0);
     g_assert_true(run_result_counter(r, "server", "TcpOutSegs", &v));

@@ -24,6 +24,20 @@ expect_grep "^\| TcpOutSegs +\|" "$TMP/out"
 expect_grep "^\| TcpRetransSegs +\|" "$TMP/out"
 expect_grep "^  \"pass\": true$" "$TMP/ok/compare.json"
 
+# one flow: no per-flow spread row; several: the slowest flow's goodput in each variant, which
+# is at most the total divided by the number of flows
+expect_no_grep "slowest flow" "$TMP/out"
+expect_status 0 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --set workloads.bulk.flows=3 \
+  --out "$TMP/three" --quiet
+expect_grep "^\| slowest flow, goodput \(Mbit/s\) +\|" "$TMP/out"
+expect_no_grep "slowest flow, transactions" "$TMP/out"
+if command -v jq >/dev/null; then
+  jq -e '(.rows[] | select(.name == "goodput_bps_min_flow") | .values.after) as $m
+         | (.rows[] | select(.name == "goodput_bps") | .values.after) as $t
+         | $m > 0 and $m <= $t / 3' "$TMP/three/compare.json" >/dev/null ||
+    fail "compare.json: slowest flow's goodput missing or above the mean"
+fi
+
 # every variant runs with the same seed: --seed, else the base scenario's
 expect_grep "^  \"seed\": 1,$" "$TMP/ok/before/metrics.json"
 expect_grep "^  \"seed\": 1,$" "$TMP/ok/after/metrics.json"
