@@ -43,28 +43,18 @@ static CompareRow *counter_row(const char *counter, const char *host, const GPtr
     return row;
 }
 
-static CompareRow *metric_row(const char *name, const char *metric, const char *key,
+typedef gboolean (*MetricFn)(const RunResult *r, const char *metric, double *out);
+
+/* One value per variant of a flow metric: run_result_metric (the sum over the flows) or
+ * run_result_metric_min (the slowest flow: a sum can hide a flow that starves in one variant
+ * while the others speed up). */
+static CompareRow *metric_row(MetricFn fn, const char *name, const char *metric, const char *key,
                               double scale, int decimals, const GPtrArray *results)
 {
     CompareRow *row = compare_row_new(name, key, scale, decimals);
     for (guint i = 0; i < results->len; i++) {
         double v = NAN;
-        if (!run_result_metric(g_ptr_array_index(results, i), metric, &v))
-            v = NAN;
-        g_array_append_val(row->values, v);
-    }
-    return row;
-}
-
-/* The slowest flow's value of a per-flow metric in each variant: a sum can hide a flow that
- * starves in one variant while the others speed up. */
-static CompareRow *min_flow_row(const char *name, const char *metric, const char *key,
-                                double scale, int decimals, const GPtrArray *results)
-{
-    CompareRow *row = compare_row_new(name, key, scale, decimals);
-    for (guint i = 0; i < results->len; i++) {
-        double v = NAN;
-        if (!run_result_metric_min(g_ptr_array_index(results, i), metric, &v))
+        if (!fn(g_ptr_array_index(results, i), metric, &v))
             v = NAN;
         g_array_append_val(row->values, v);
     }
@@ -93,20 +83,22 @@ GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results)
     const ReportConf *rep = scenario_report(s);
     for (guint i = 0; rep && rep->counters && i < rep->counters->len; i++)
         g_ptr_array_add(rows, counter_row(g_ptr_array_index(rep->counters, i), rep->host, results));
-    CompareRow *goodput = metric_row("goodput (Mbit/s)", "goodput", "goodput_bps", 1e-6, 3, results);
-    CompareRow *tps = metric_row("transactions/s", "transactions_per_s", "transactions_per_s", 1.0,
-                                 1, results);
+    CompareRow *goodput = metric_row(run_result_metric, "goodput (Mbit/s)", "goodput",
+                                     "goodput_bps", 1e-6, 3, results);
+    CompareRow *tps = metric_row(run_result_metric, "transactions/s", "transactions_per_s",
+                                 "transactions_per_s", 1.0, 1, results);
     g_ptr_array_add(rows, goodput);
     g_ptr_array_add(rows, tps);
     if (!several_flows(results))
         return rows;
     /* per-flow spread, for the metric the workload has (rr flows also have goodput) */
     if (row_any_positive(tps))
-        g_ptr_array_add(rows, min_flow_row("slowest flow, transactions/s", "transactions_per_s",
-                                           "transactions_per_s_min_flow", 1.0, 1, results));
+        g_ptr_array_add(rows, metric_row(run_result_metric_min, "slowest flow, transactions/s",
+                                         "transactions_per_s", "transactions_per_s_min_flow", 1.0,
+                                         1, results));
     else if (row_any_positive(goodput))
-        g_ptr_array_add(rows, min_flow_row("slowest flow, goodput (Mbit/s)", "goodput",
-                                           "goodput_bps_min_flow", 1e-6, 3, results));
+        g_ptr_array_add(rows, metric_row(run_result_metric_min, "slowest flow, goodput (Mbit/s)",
+                                         "goodput", "goodput_bps_min_flow", 1e-6, 3, results));
     return rows;
 }
 
