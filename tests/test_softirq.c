@@ -260,6 +260,18 @@ static bool waking_run(SoftirqWork *w, Cpu *cpu)
     return more;
 }
 
+/* 1000 packets of 1 us raised at 101 us; the first one wakes `wake`. Run for 5 ms. */
+static void run_waking_softirq(TestHost *th, WakingNapi *wn, Raise *r, Log *log, Task *wake)
+{
+    *wn = (WakingNapi){ .wake = wake };
+    napi_setup(&wn->ln, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
+    wn->ln.napi.w.run = waking_run;
+    wn->ln.napi.w.ctx = wn;
+    *r = (Raise){ .w = { &wn->ln.napi.w }, .n = 1 };
+    raise_at(th, r, 101 * SIM_US);
+    sim_run_until(th->sim, 5 * SIM_MS);
+}
+
 /* CFS, 1 CPU, factor 1: S is started first (START_DEBIT: vruntime 0 + slice(1) = 6 ms), then
  * P (0 + slice(2) = 3 ms), so P runs first and sleeps at once; S spins from 4 us. The first
  * packet of a 1000-packet softirq at 101 us wakes P: placed at max(3 ms, min_vruntime - 3 ms)
@@ -277,13 +289,9 @@ static void test_need_resched_stops_restart(void)
     task_start(&s.t);
     task_start(&p.t);
     Log *log = g_new0(Log, 1);
-    WakingNapi wn = { .wake = &p.t };
-    napi_setup(&wn.ln, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
-    wn.ln.napi.w.run = waking_run;
-    wn.ln.napi.w.ctx = &wn;
-    Raise r = { .w = { &wn.ln.napi.w }, .n = 1 };
-    raise_at(th, &r, 101 * SIM_US);
-    sim_run_until(th->sim, 5 * SIM_MS);
+    WakingNapi wn;
+    Raise r;
+    run_waking_softirq(th, &wn, &r, log, &p.t);
     g_assert_cmpint(log->n, ==, 1000);
     g_assert_cmpint(count_inline(log), ==, 64);
     g_assert_cmpuint(cpu_stats(th->cpus[0]).ksoftirqd_wakeups, ==, 1);
@@ -306,13 +314,9 @@ static void test_wake_on_idle_stops_restart(void)
     task_init(&p.t, &th->host, "p", napping_step, &p, NULL);
     task_start(&p.t);
     Log *log = g_new0(Log, 1);
-    WakingNapi wn = { .wake = &p.t };
-    napi_setup(&wn.ln, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
-    wn.ln.napi.w.run = waking_run;
-    wn.ln.napi.w.ctx = &wn;
-    Raise r = { .w = { &wn.ln.napi.w }, .n = 1 };
-    raise_at(th, &r, 101 * SIM_US);
-    sim_run_until(th->sim, 5 * SIM_MS);
+    WakingNapi wn;
+    Raise r;
+    run_waking_softirq(th, &wn, &r, log, &p.t);
     g_assert_cmpint(p.runs, ==, 2);
     g_assert_cmpint(log->n, ==, 1000);
     g_assert_cmpint(count_inline(log), ==, 64);
