@@ -83,6 +83,8 @@ struct Cpu {
     Task *irq_owner;           /* without IRQ time accounting: the task the softirq run in
                                 * progress is charged to (curr when it started); else NULL */
     sim_time_t sched_pending_ns; /* curr's run time not yet given to the scheduler */
+    sim_time_t next_balance;   /* periodic balancing: earliest next pass (rq->next_balance) */
+    sim_time_t balance_ns;     /* COST_LB_PULL of pulls into this CPU, paid at its next switch */
     RunQueue rq;
     SoftirqEngine softirq;
     Task ksoftirqd;
@@ -94,6 +96,8 @@ struct Cpu {
 static void cpu_fire(Sim *sim, void *ctx);
 static void tick_fire(Sim *sim, void *ctx);
 static void cpu_dispatch(Cpu *cpu);
+static bool newidle_balance(Cpu *cpu);
+static void tick_balance(Cpu *cpu);
 
 /* ---- accounting ---------------------------------------------------------------------------- */
 
@@ -327,6 +331,7 @@ static void tick_fire(Sim *sim, void *ctx)
     if (rq_tick(&cpu->rq))
         cpu->need_resched = true;
     tick_arm(cpu);
+    tick_balance(cpu);
     irq_exit_softirq(cpu);
 }
 
@@ -453,6 +458,8 @@ static void cpu_schedule(Cpu *cpu)
         prev->yield_after_step = false;
     cpu->need_resched = false;
     Task *next = rq_pick_next(&cpu->rq);
+    if (!next && prev && newidle_balance(cpu))
+        next = rq_pick_next(&cpu->rq);
     if (next != prev)
         SIM_LOG(cpu->host, LOG_SCHED, cpu, "sched_switch", "prev=%s prev_state=%s next=%s",
                 prev ? prev->name : "idle",
@@ -470,14 +477,19 @@ static void cpu_schedule(Cpu *cpu)
     if (next != prev)
         next->nr_switches++;
     tick_arm(cpu);
-    if (next == cpu->last_ran) {
+    sim_time_t switch_ns = cpu->balance_ns; /* load-balancing pulls into this CPU */
+    cpu->balance_ns = 0;
+    if (next == cpu->last_ran && switch_ns == 0) {
         run_step(cpu);
         return;
     }
-    cpu->last_ran = next;
-    cpu->ctx_switches++;
+    if (next != cpu->last_ran) {
+        cpu->last_ran = next;
+        cpu->ctx_switches++;
+        switch_ns += host_cost(cpu->host, COST_CTX_SWITCH);
+    }
     set_mode(cpu, CPU_SWITCH);
-    sim_schedule_in(cpu->sim, &cpu->ev, host_cost(cpu->host, COST_CTX_SWITCH));
+    sim_schedule_in(cpu->sim, &cpu->ev, switch_ns);
 }
 
 static bool softirq_may_run(const Cpu *cpu)
@@ -590,12 +602,30 @@ static bool cpu_idle_for_wakeup(const Cpu *cpu)
     return !cpu->curr && cpu->rq.nr_running == 0;
 }
 
+/* set_task_cpu(): t leaves its CPU for to, sleeping (wake-up placement: rq_migrate, then the
+ * caller enqueues it) or queued and not running (load balancing: rq_migrate_queued). Both run
+ * queues are brought up to date first (update_curr on each). */
+static void task_move(Task *t, Cpu *to)
+{
+    Cpu *from = t->cpu;
+    sched_sync(from);
+    sched_sync(to);
+    if (t->on_rq)
+        rq_migrate_queued(&from->rq, &to->rq, t);
+    else
+        rq_migrate(&from->rq, &to->rq, t);
+    from->nr_tasks--;
+    to->nr_tasks++;
+    t->cpu = to;
+    t->nr_migrations++;
+}
+
 /* select_task_rq_fair() reduced to select_idle_sibling() over one cache domain (the host): the
  * previous CPU if idle, else the first idle CPU the task may run on, scanning upwards from the
  * previous one (so the choice is deterministic), else the previous CPU. Not modelled: wake_affine
  * (pulling the wakee to the waker's CPU), 2.6.2x wake_idle()'s rule of staying put when the
- * previous CPU already has two tasks, periodic load balancing, and the cache-cold start on the
- * new CPU (the move is free). */
+ * previous CPU already has two tasks, and the cache-cold start on the new CPU (the move is free).
+ * Runnable tasks move later by load balancing (hosts.H.sched.load_balance, below). */
 static Cpu *select_wake_cpu(Task *t)
 {
     Cpu *prev = t->cpu;
@@ -606,13 +636,7 @@ static Cpu *select_wake_cpu(Task *t)
         Cpu *c = h->cpus[(prev->index + k) % h->ncpus];
         if (!cpu_allowed(&t->allowed, c->index) || !cpu_idle_for_wakeup(c))
             continue;
-        sched_sync(prev);
-        sched_sync(c);
-        rq_migrate(&prev->rq, &c->rq, t);
-        prev->nr_tasks--;
-        c->nr_tasks++;
-        t->cpu = c;
-        t->nr_migrations++;
+        task_move(t, c);
         return c;
     }
     return prev;
@@ -634,6 +658,147 @@ void task_wake(Task *t, Cpu *waker)
     rq_enqueue_wakeup(&cpu->rq, t);
     t->state = TASK_RUNNABLE;
     check_preempt(cpu, t);
+}
+
+/* ---- load balancing (hosts.H.sched.load_balance) ------------------------------------------ */
+
+/* The kernel's fair-class balancer (kernel/sched/fair.c; names as in 5.x-6.9, renamed sched_balance_*
+ * in 6.10) reduced to one flat domain, the host, and to task counts:
+ *   newidle  - __schedule() finding no task runs newidle_balance() (pick_next_task_fair ->
+ *              balance_fair; sched_balance_newidle since 6.10): the CPU going idle pulls one
+ *              task from the busiest CPU, then picks again (cpu_schedule);
+ *   periodic - the tick (trigger_load_balance -> SCHED_SOFTIRQ -> rebalance_domains ->
+ *              load_balance) on a CPU with a task: every balance interval it pulls one task
+ *              when the busiest CPU has 2+ more runnable than itself;
+ *   nohz     - a ticking CPU with a waiting task kicks the idle load balancer
+ *              (nohz_balancer_kick, rq->nr_running >= 2), which balances each tickless idle
+ *              CPU whose own interval is due (_nohz_idle_balance -> rebalance_domains(CPU_IDLE)).
+ * Load is the run queue's task count plus one while softirq runs on a CPU without a runnable
+ * current task (the kernel lowers such a CPU's capacity by its IRQ time, scale_rt_capacity());
+ * a task can be pulled only from a CPU of load 2 or more, where it waits. Busiest: the highest
+ * load, ties to the lowest CPU index, skipping CPUs with nothing the puller may take (the
+ * LBF_ALL_PINNED retry of load_balance()). One task per pull.
+ * Simplified: no PELT load or utilisation, no imbalance types or migration_type (one task per
+ * pull whatever the gap), no cache-hot refusal (task_hot(), sysctl_sched_migration_cost 0.5 ms,
+ * cache_nice_tries), no avg_idle / max_newidle_lb_cost gate and no NI_RANDOM (6.19) on newidle,
+ * no balance_interval doubling after failures, no active balance of a running task, no IPI
+ * delay for the nohz kick, and a newidle pass only when a task leaves the CPU (not after an
+ * interrupt on an already idle CPU). A search that finds nothing (the kernel's
+ * rd->overload clear) costs nothing; each pull costs COST_LB_PULL on the puller, paid as
+ * scheduler time (the ctx_switch bucket) before its next task runs. */
+
+/* sd_init() (kernel/sched/topology.c): balance_interval starts at the domain weight in ms;
+ * get_sd_balance_interval() multiplies it by busy_factor on a busy CPU: 16 since 5.10 (32
+ * before; "sched/fair: Reduce busy load balance interval", Vincent Guittot, 2020). */
+#define LB_BUSY_FACTOR 16
+
+static bool lb_enabled(const Host *h)
+{
+    return h->conf && h->conf->sched.load_balance && h->ncpus > 1;
+}
+
+static sim_time_t lb_interval(const Host *h, bool busy)
+{
+    sim_time_t ns = (sim_time_t)h->ncpus * SIM_MS * (busy ? LB_BUSY_FACTOR : 1);
+    sim_time_t tick = SIM_S / h->hz;
+    return ns > tick ? ns : tick; /* at least one jiffy */
+}
+
+static uint32_t lb_load(const Cpu *c)
+{
+    bool curr_runnable = c->curr && c->curr->on_rq;
+    return c->rq.nr_running + (!curr_runnable && c->mode == CPU_SOFTIRQ ? 1 : 0);
+}
+
+/* can_migrate_task(): allowed on dst, not running on src, not in a preempt/BH-off section
+ * (is_migration_disabled()). */
+static bool lb_can_migrate(const Cpu *src, const Task *t, const Cpu *dst)
+{
+    return t != src->curr && t->state == TASK_RUNNABLE && t->preempt_count == 0 &&
+           t->bh_disable_count == 0 && cpu_allowed(&t->allowed, dst->index);
+}
+
+/* detach_tasks() scans rq->cfs_tasks from its least recently run end: here the first movable
+ * task in queue order, the one queued the longest. */
+static Task *lb_pick_task(const Cpu *src, const Cpu *dst)
+{
+    for (Task *p = src->rq.head; p; p = p->rq_next)
+        if (lb_can_migrate(src, p, dst))
+            return p;
+    return NULL;
+}
+
+/* find_busiest_queue(): the CPU of highest load, at least min_load, with a task dst may take. */
+static Cpu *lb_find_busiest(const Cpu *dst, uint32_t min_load, Task **task)
+{
+    const Host *h = dst->host;
+    Cpu *best = NULL;
+    uint32_t best_load = 0;
+    for (uint32_t i = 0; i < h->ncpus; i++) {
+        Cpu *c = h->cpus[i];
+        uint32_t load = lb_load(c);
+        if (c == dst || load < 2 || load < min_load || (best && load <= best_load))
+            continue;
+        Task *t = lb_pick_task(c, dst);
+        if (!t)
+            continue;
+        best = c;
+        best_load = load;
+        *task = t;
+    }
+    return best;
+}
+
+/* detach_task() + attach_task(): t joins dst's queue; outside __schedule() dst is told as a
+ * wake-up would (check_preempt_curr / resched of the idle task). */
+static void lb_pull(Cpu *dst, Cpu *src, Task *t, const char *why, bool notify)
+{
+    SIM_LOG(dst->host, LOG_SCHED, dst, "sched_migrate_task", "task=%s orig_cpu=%u dest_cpu=%u why=%s",
+            t->name, src->index, dst->index, why);
+    task_move(t, dst);
+    dst->balance_ns += host_cost(dst->host, COST_LB_PULL);
+    if (notify)
+        check_preempt(dst, t);
+}
+
+/* From cpu_schedule() when the queue is empty: true if a task was pulled onto cpu's queue. */
+static bool newidle_balance(Cpu *cpu)
+{
+    if (!lb_enabled(cpu->host))
+        return false;
+    Task *t = NULL;
+    Cpu *src = lb_find_busiest(cpu, 2, &t);
+    if (!src)
+        return false;
+    lb_pull(cpu, src, t, "newidle", false);
+    return true;
+}
+
+/* One rebalance_domains() pass for cpu if its interval is due: pull one task when the busiest
+ * CPU's load exceeds cpu's by 2 or more. */
+static void rebalance(Cpu *cpu, bool busy, const char *why)
+{
+    sim_time_t now = sim_now(cpu->sim);
+    if (now < cpu->next_balance)
+        return;
+    cpu->next_balance = now + lb_interval(cpu->host, busy);
+    Task *t = NULL;
+    Cpu *src = lb_find_busiest(cpu, lb_load(cpu) + 2, &t);
+    if (src)
+        lb_pull(cpu, src, t, why, true);
+}
+
+/* The tick's share (cpu has a current task): its own periodic pass, then, if it has a waiting
+ * task, the nohz idle balance on behalf of the idle CPUs, lowest index first. */
+static void tick_balance(Cpu *cpu)
+{
+    if (!lb_enabled(cpu->host))
+        return;
+    rebalance(cpu, true, "periodic");
+    const Host *h = cpu->host;
+    for (uint32_t i = 0; i < h->ncpus && lb_load(cpu) >= 2; i++)
+        if (h->cpus[i] != cpu && cpu_idle_for_wakeup(h->cpus[i]))
+            rebalance(h->cpus[i], false, "nohz");
 }
 
 static bool may_resched_now(const Task *t)

@@ -53,7 +53,8 @@ struct Task {
     void *ctx;
     Host *host;
     /* read-only for models */
-    Cpu *cpu;              /* the CPU whose run queue it is on (changes only at wake-up) */
+    Cpu *cpu;              /* the CPU whose run queue it is on (changes at wake-up, and by
+                            * load balancing while it waits on a queue) */
     CpuList allowed;       /* CPUs it may run on (n == 0: any) */
     TaskState state;
     sim_time_t runtime_ns; /* CPU time consumed by its steps (sum_exec_runtime); with
@@ -62,7 +63,8 @@ struct Task {
     uint64_t nr_switches;  /* times it was switched in */
     uint64_t nr_yields;    /* task_cond_resched() calls that yielded */
     uint64_t nr_preempted; /* involuntary switches (full preemption, return to user) */
-    uint64_t nr_migrations; /* wake-ups placed on another CPU (hosts.H.sched.wake_idle) */
+    uint64_t nr_migrations; /* moves to another CPU: wake-up placement (hosts.H.sched.wake_idle)
+                             * and load-balancing pulls (hosts.H.sched.load_balance) */
     /* private to cpu.c / sched.c */
     uint64_t vruntime;     /* weighted ns, CFS/EEVDF */
     uint64_t deadline;     /* EEVDF virtual deadline */
@@ -111,7 +113,7 @@ CpuStats cpu_stats(const Cpu *cpu); /* up to now */
 
 /* ---- tasks ---- */
 /* allowed: the CPUs it may run on (NULL or empty: any); it is placed on the first allowed CPU
- * with the fewest tasks, and stays there. */
+ * with the fewest tasks; it moves only within allowed (wake-up placement, load balancing). */
 void task_init(Task *t, Host *h, const char *name, TaskStepFn step, void *ctx,
                const CpuList *allowed);
 void task_start(Task *t);              /* make runnable now */

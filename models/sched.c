@@ -419,6 +419,24 @@ void rq_migrate(const RunQueue *from, const RunQueue *to, Task *t)
         t->vruntime = t->vruntime - from->min_vruntime + to->min_vruntime;
 }
 
+void rq_migrate_queued(RunQueue *from, RunQueue *to, Task *t)
+{
+    g_assert(t->on_rq && t != from->curr);
+    bool cfs = from->ops == &cfs_ops;
+    uint64_t rel = t->vruntime - from->min_vruntime;
+    if (!cfs)
+        from->ops->on_dequeue(from, t);
+    list_remove(from, t);
+    t->on_rq = false;
+    from->nr_running--;
+    update_min_vruntime(from);
+    if (cfs)
+        t->vruntime = rel + to->min_vruntime;
+    else
+        to->ops->place_wakeup(to, t);
+    enqueue(to, t);
+}
+
 Task *rq_pick_next(RunQueue *rq)
 {
     return rq->nr_running ? rq->ops->pick(rq) : NULL;

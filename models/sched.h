@@ -56,6 +56,12 @@ void rq_dequeue_sleep(RunQueue *rq, Task *t);
  * carries its vruntime over relative to each queue's min_vruntime (migrate_task_rq_fair);
  * EEVDF keeps the lag it saved at sleep, which is already relative. */
 void rq_migrate(const RunQueue *from, const RunQueue *to, Task *t);
+/* Load balancing moves a runnable, queued task that is not from->curr (detach_task() +
+ * attach_task()): deactivate/activate without DEQUEUE_SLEEP/ENQUEUE_WAKEUP. CFS carries the
+ * vruntime over relative to each queue's min_vruntime (dequeue_entity/enqueue_entity, no sleeper
+ * credit); EEVDF saves the lag against from's V and places it with that lag on to (6.6+
+ * dequeue_entity -> update_entity_lag, enqueue_entity -> place_entity). */
+void rq_migrate_queued(RunQueue *from, RunQueue *to, Task *t);
 /* __schedule(): the task to run next (rq->curr, if still runnable, competes too). NULL if the
  * queue is empty. It does not change rq->curr. */
 Task *rq_pick_next(RunQueue *rq);

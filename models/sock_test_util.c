@@ -19,6 +19,7 @@ static void sched_defaults(SchedConf *s)
         .base_slice_ns = 750 * SIM_US,               /* sysctl_sched_base_slice, notes C.4 */
         .preempt = PREEMPT_VOLUNTARY,
         .wake_idle = true,
+        .load_balance = true,
         .irq_time_accounting = true,
     };
 }

@@ -150,6 +150,14 @@ static const ConfKey table[] = {
          "A waking task whose CPU is busy moves to an idle CPU it may run on (the host is one "
          "cache domain): select_idle_sibling() since 2.6.32, wake_idle() before. false = tasks "
          "stay on the CPU they were placed on at start."),
+    HOST("sched", "sched.load_balance", CONF_T_BOOL, sched.load_balance, "true", NULL, NULL,
+         "Fair-class load balancing inside the host (one domain, every kernel does it): a CPU "
+         "about to go idle pulls one waiting task from the busiest CPU (newidle_balance, "
+         "sched_balance_newidle since 6.10); at the tick, every cpus ms (x16 while busy: "
+         "balance_interval, busy_factor) a CPU pulls one when the busiest has 2+ more runnable, "
+         "and a CPU with waiting tasks lets the idle CPUs pull (nohz idle balance). A CPU in "
+         "softirq counts as one running task. Each pull costs costs.lb_pull on the puller. "
+         "false = tasks move only at wake-up (sched.wake_idle)."),
     HOST("sched", "sched.irq_time_accounting", CONF_T_BOOL, sched.irq_time_accounting, "true", NULL,
          NULL,
          "CONFIG_IRQ_TIME_ACCOUNTING=y, as distribution kernels build it: softirq time that "

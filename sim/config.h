@@ -73,6 +73,7 @@ typedef struct SchedConf {
     sim_time_t base_slice_ns;      /* hosts.H.sched.base_slice (EEVDF) */
     PreemptModel preempt;          /* hosts.H.sched.preempt */
     bool wake_idle;                /* hosts.H.sched.wake_idle */
+    bool load_balance;             /* hosts.H.sched.load_balance */
     bool irq_time_accounting;      /* hosts.H.sched.irq_time_accounting */
 } SchedConf;
 

@@ -67,7 +67,12 @@
     X(COST_TIMER_MOD_REMOTE, "timer_mod_remote", 140,                                           \
       "extra for __mod_timer on a timer queued on another CPU's base: lock that base, detach, "  \
       "relock the local one (timers B.2); ~4 lines written by the other CPU (base lock, timer, " \
-      "2 list neighbours) at ~32 ns (D.5) + one more lock round trip (~15 ns)")
+      "2 list neighbours) at ~32 ns (D.5) + one more lock round trip (~15 ns)")              \
+    X(COST_LB_PULL, "lb_pull", 600,                                                             \
+      "load balancing pulls one task (newidle, periodic or nohz): scan the host's run queues "   \
+      "(one remote rq line per CPU at ~32 ns, D.5: ~250 ns for 8 CPUs), double_lock_balance "   \
+      "(2 lock round trips, ~30 ns, A.2), detach_task + attach_task (dequeue, set_task_cpu, "   \
+      "enqueue, ~4 lines of the task written on the other CPU: ~300 ns)")
 
 typedef enum {
 #define SIM_COST_ENUM(id, key, def, doc) id,

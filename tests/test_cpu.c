@@ -232,11 +232,13 @@ static void starter_fire(Sim *sim, void *ctx)
  * and never starts, so B (allowed anywhere) is placed on CPU 0 too. B runs at 2 us, sleeps at
  * 12 us, and is woken at 100 us while A holds CPU 0 and CPU 1 is idle. With wake_idle B moves
  * to CPU 1 and runs after the 2 us switch, at 102 us, without touching A; without it (or when
- * B is pinned to CPU 0) B stays queued on CPU 0 and runs only when A is done. */
+ * B is pinned to CPU 0) B stays queued on CPU 0 and runs only when A is done. Load balancing is
+ * off: it would pull the queued B to the idle CPU 1 at A's next tick (tested further down). */
 static uint32_t run_wake_placement(bool wake_idle, bool pin_b, Sleeper *b, StepTask *a)
 {
     TestHost *th = test_host_new(2, 1000);
     th->conf.sched.wake_idle = wake_idle;
+    th->conf.sched.load_balance = false;
     test_host_build(th);
     CpuList cpu0 = { .n = 1, .cpu = { 0 } }, cpu1 = { .n = 1, .cpu = { 1 } };
     Task d;
@@ -280,6 +282,103 @@ static void test_wake_idle_off_or_pinned_stays(void)
         g_assert_cmpint(b.at[1], >=, 1022 * SIM_US);
         g_assert_cmpuint(b.t.nr_migrations, ==, 0);
     }
+}
+
+/* ---- load balancing (hosts.H.sched.load_balance) ---- */
+
+/* Two CPUs, HZ 1000, wake_idle off. Three tasks that never start are pinned to CPU 1, so the
+ * three CPU-bound tasks A, B, C (500 steps of 10 us, 5 ms) all land on CPU 0; pin_ab pins A and B
+ * there. With kcpu1_ns > 0, CPU 1 also runs K (pinned to it) for kcpu1_ns then K sleeps: CPU 1
+ * goes idle through __schedule(), where newidle balancing runs. Runs to `until`. */
+typedef struct {
+    StepTask w[3];
+    StepTask k;
+    CpuStats cpu1;
+    bool on_cpu1[3];          /* where A, B, C ended */
+    sim_time_t switch_ns, pull_ns; /* the host's costs.ctx_switch and costs.lb_pull */
+} LbRun;
+
+static void run_lb(LbRun *r, bool lb, bool pin_ab, sim_time_t kcpu1_ns, sim_time_t until)
+{
+    TestHost *th = test_host_new(2, 1000);
+    th->conf.sched.wake_idle = false;
+    th->conf.sched.load_balance = lb;
+    test_host_build(th);
+    CpuList cpu0 = { .n = 1, .cpu = { 0 } }, cpu1 = { .n = 1, .cpu = { 1 } };
+    Task idle[3];
+    for (int i = 0; i < 3; i++)
+        task_init(&idle[i], &th->host, "never", step_task, NULL, &cpu1);
+    static const char *names[3] = { "a", "b", "c" };
+    for (int i = 0; i < 3; i++) {
+        r->w[i] = (StepTask){ .steps = 500, .step_ns = 10 * SIM_US };
+        task_init(&r->w[i].t, &th->host, names[i], step_task, &r->w[i],
+                  pin_ab && i < 2 ? &cpu0 : NULL);
+        g_assert_true(r->w[i].t.cpu == th->cpus[0]);
+        task_start(&r->w[i].t);
+    }
+    r->k = (StepTask){ .steps = 1, .step_ns = kcpu1_ns };
+    if (kcpu1_ns > 0) {
+        task_init(&r->k.t, &th->host, "k", step_task, &r->k, &cpu1);
+        task_start(&r->k.t);
+    }
+    sim_run_until(th->sim, until);
+    r->cpu1 = cpu_stats(th->cpus[1]);
+    for (int i = 0; i < 3; i++)
+        r->on_cpu1[i] = r->w[i].t.cpu == th->cpus[1];
+    r->switch_ns = host_cost(&th->host, COST_CTX_SWITCH);
+    r->pull_ns = host_cost(&th->host, COST_LB_PULL);
+    assert_accounting(&r->cpu1, until);
+    test_host_free(th);
+}
+
+/* The idle CPU 1 has no tick; CPU 0's tick at 1 ms sees two tasks waiting and lets CPU 1 pull
+ * one (nohz idle balance). Without balancing CPU 1 never runs anything. */
+static void test_lb_idle_cpu_pulls_waiting_task(void)
+{
+    for (int lb = 0; lb <= 1; lb++) {
+        LbRun r;
+        run_lb(&r, lb, false, 0, 20 * SIM_MS);
+        uint64_t moved = 0;
+        for (int i = 0; i < 3; i++) {
+            g_assert_cmpint(r.w[i].t.runtime_ns, >, 0);
+            moved += r.w[i].t.nr_migrations;
+        }
+        if (lb) {
+            g_assert_cmpint(r.cpu1.task_ns, >, 0);
+            g_assert_cmpuint(moved, >=, 1);
+        } else {
+            g_assert_cmpint(r.cpu1.task_ns, ==, 0);
+            g_assert_cmpuint(moved, ==, 0);
+        }
+    }
+}
+
+/* K runs 100 us on CPU 1 and sleeps, well before the first tick (1 ms): CPU 1 going idle pulls
+ * a waiting task at once (newidle), so by 900 us CPU 1 has run more than K's 100 us and paid
+ * the pull (costs.lb_pull) with the switch. */
+static void test_lb_newidle_pulls_before_any_tick(void)
+{
+    LbRun r;
+    run_lb(&r, true, false, 100 * SIM_US, 900 * SIM_US);
+    g_assert_cmpint(r.cpu1.task_ns, >, 100 * SIM_US);
+    g_assert_cmpint(r.cpu1.ctx_switch_ns, >=, 2 * r.switch_ns + r.pull_ns); /* to K, to the pulled */
+    int on_cpu1 = 0;
+    for (int i = 0; i < 3; i++)
+        on_cpu1 += r.on_cpu1[i];
+    g_assert_cmpint(on_cpu1, ==, 1);
+}
+
+/* A and B are pinned to CPU 0: only C may be pulled, and it is; A and B never move. */
+static void test_lb_never_pulls_pinned_task(void)
+{
+    LbRun r;
+    run_lb(&r, true, true, 0, 20 * SIM_MS);
+    for (int i = 0; i < 2; i++) {
+        g_assert_cmpuint(r.w[i].t.nr_migrations, ==, 0);
+        g_assert_false(r.on_cpu1[i]);
+    }
+    g_assert_cmpuint(r.w[2].t.nr_migrations, >=, 1);
+    g_assert_cmpint(r.cpu1.task_ns, ==, r.w[2].t.runtime_ns);
 }
 
 /* ---- NOHZ: no ticks while idle ---- */
@@ -501,6 +600,9 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/full-preemption", test_full_preemption);
     g_test_add_func("/cpu/wake-idle-moves-to-idle-cpu", test_wake_idle_moves_to_idle_cpu);
     g_test_add_func("/cpu/wake-idle-off-or-pinned-stays", test_wake_idle_off_or_pinned_stays);
+    g_test_add_func("/cpu/lb-idle-cpu-pulls-waiting-task", test_lb_idle_cpu_pulls_waiting_task);
+    g_test_add_func("/cpu/lb-newidle-pulls-before-any-tick", test_lb_newidle_pulls_before_any_tick);
+    g_test_add_func("/cpu/lb-never-pulls-pinned-task", test_lb_never_pulls_pinned_task);
     g_test_add_func("/cpu/irq-time-accounting-hides-softirq",
                     test_irq_time_accounting_hides_softirq_from_slice);
     g_test_add_func("/cpu/no-irq-time-accounting-charges-curr",

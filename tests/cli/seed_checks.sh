@@ -6,9 +6,10 @@
 # when one starts to pass, move it into the list above it.
 #   000: every "before" check (a netserver that yields in __release_sock() while it owns its
 #        socket stalls its flow until the client's TLP and RTO fire) and "after - RTOs vanish".
-#   003: both checks. Today the speed-up comes from the flows whose threads sit on the
-#        saturated interrupt CPU (README, seed 003), not from every flow; keep asserting it so
-#        a change that moves it is seen, and revisit when load balancing is modelled.
+#   003: "slack does at least as well". The speed-up band is a known gap since load balancing
+#        is modelled (hosts.H.sched.load_balance): without it the speed-up came from the flows
+#        whose threads sat on the saturated interrupt CPU (README, seed 003); with them pulled
+#        off it, every flow gains about +6 %, just under the band.
 #   004: "after" never drops at the backlog, and the larger limit speeds the flow up.
 #   001: the check's band is not met, but batching the flush must still speed loopback up.
 source "$(dirname "$0")/common.bash"
@@ -44,8 +45,8 @@ must_pass release-sock-resched \
 known_gaps release-sock-resched
 
 compare delack-prequeue 500ms
-must_pass delack-prequeue "arming at min(ato, ...) speeds request/response up" \
-  "slack does at least as well"
+must_pass delack-prequeue "slack does at least as well"
+known_gaps delack-prequeue
 
 compare backlog-limit 1s
 must_pass backlog-limit "after - no backlog drops" "the larger limit speeds the flow up"
