@@ -537,10 +537,19 @@ static void tcp_rcv_slow_path(TcpSock *tp, Skb *skb, Cpu *cpu)
     tcp_ack_snd_check(tp, cpu);
 }
 
+sim_time_t tcp_rcv_cost(const TcpSock *tp, const Skb *skb)
+{
+    const Host *h = tp->sk.host;
+    if (!skb->len)
+        return host_cost(h, COST_TCP_RCV_ACK);
+    uint32_t segs = skb->gso_segs ? skb->gso_segs : 1u;
+    return host_cost(h, COST_TCP_RCV_DATA) + (sim_time_t)segs * host_cost(h, COST_TCP_RCV_DATA_SEG);
+}
+
 void tcp_rcv_established(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     tp->tcp_mstamp = sim_now(tcp_sim(tp));
-    tcp_charge(tp, cpu, skb->len ? COST_TCP_RCV_DATA : COST_TCP_RCV_ACK);
+    cpu_charge(cpu, tcp_rcv_cost(tp, skb));
     tp->saw_tstamp = tp->ts_ok;
     if (tp->saw_tstamp) {
         tp->rcv_tsval = skb->tsval;

@@ -378,6 +378,10 @@ typedef struct TcpAckState {
 } TcpAckState;
 int tcp_ack(TcpSock *tp, const Skb *skb, int flag, Cpu *cpu);
 void tcp_rcv_established(TcpSock *tp, Skb *skb, Cpu *cpu);
+/* What tcp_rcv_established charges for skb: a pure ACK one tcp_rcv_ack; a data skb a fixed
+ * tcp_rcv_data plus tcp_rcv_data_seg per segment it carries, so GRO and backlog coalescing save
+ * the fixed part of every skb they merge away (sim/costs.h). */
+sim_time_t tcp_rcv_cost(const TcpSock *tp, const Skb *skb);
 void tcp_rtt_estimator(TcpSock *tp, uint32_t mrtt_us);
 void tcp_set_rto(TcpSock *tp);
 void tcp_enter_loss(TcpSock *tp);

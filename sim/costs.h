@@ -27,9 +27,11 @@
       "GRO: match and merge one frame into a held skb")                                         \
     X(COST_IP_RCV, "ip_rcv", 200,                                                               \
       "ip_rcv + socket lookup per skb (cache misses ~32 ns each, D.5)")                         \
-    X(COST_TCP_RCV_DATA, "tcp_rcv_data", 1500,                                                  \
-      "tcp_rcv_established for one data skb: ACK/seq checks, queueing (D.5: 2-3 us per 61 KB "  \
-      "GRO skb incl. driver)")                                                                  \
+    X(COST_TCP_RCV_DATA, "tcp_rcv_data", 600,                                                   \
+      "tcp_rcv_established for one data skb, whatever it carries: ACK/seq checks, event and "   \
+      "ACK scheduling, queueing, skb head free; plus tcp_rcv_data_seg per segment. The split "   \
+      "keeps a 15-segment GRO skb at the 1.5 us this row had alone (D.5: 2-3 us per 61 KB GRO " \
+      "skb incl. driver)")                                                                      \
     X(COST_TCP_RCV_ACK, "tcp_rcv_ack", 400,                                                     \
       "tcp_ack for one pure ACK skb, before cleaning the retransmit queue")                     \
     X(COST_TCP_CLEAN_RTX_SKB, "tcp_clean_rtx_skb", 150,                                         \
@@ -72,7 +74,12 @@
       "load balancing pulls one task (newidle, periodic or nohz): scan the host's run queues "   \
       "(one remote rq line per CPU at ~32 ns, D.5: ~250 ns for 8 CPUs), double_lock_balance "   \
       "(2 lock round trips, ~30 ns, A.2), detach_task + attach_task (dequeue, set_task_cpu, "   \
-      "enqueue, ~4 lines of the task written on the other CPU: ~300 ns)")
+      "enqueue, ~4 lines of the task written on the other CPU: ~300 ns)")                 \
+    X(COST_TCP_RCV_DATA_SEG, "tcp_rcv_data_seg", 60,                                            \
+      "per MSS segment of a received data skb (a GRO skb's merged frames, a coalesced backlog "  \
+      "skb's parts): each brought its own page fragment, walked by the copy and released by "    \
+      "put_page on a cache-cold struct page (~32 ns miss + ~8 ns atomic, D.5) plus frag "        \
+      "bookkeeping (~20 ns)")
 
 typedef enum {
 #define SIM_COST_ENUM(id, key, def, doc) id,
