@@ -3,7 +3,8 @@
 # reduced duration (seed 1). This is the reproduction's floor: a model change that loses one of
 # these checks fails here, where the goldens would only say that something moved. The checks the
 # model does not meet yet (README, "What the seed scenarios show today") are printed, not asserted;
-# when one starts to pass, move it into the list above it.
+# when one starts to pass, move it into its must_pass list below and into tests/seed-effects-floor,
+# which asserts the same checks over five seeds.
 #   000: every "before" check (a netserver that yields in __release_sock() while it owns its
 #        socket stalls its flow until the client's TLP and RTO fire) and "after - RTOs vanish".
 #   003: both checks. With load balancing (hosts.H.sched.load_balance) no flow is stranded on
