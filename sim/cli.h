@@ -141,7 +141,7 @@ typedef struct CheckOutcome {
 CompareRow *compare_row_new(const char *name, const char *key, double scale, int decimals);
 void compare_row_free(gpointer row);
 /* Rows for results (RunResult*, one per variant): the report counters (of the report host, or
- * summed over hosts), then goodput and transactions/s. */
+ * summed over hosts; a HOST.COUNTER row of HOST, labelled so), then goodput and transactions/s. */
 GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results);
 /* (last - first) / first in percent; NaN when undefined. */
 double compare_change_pct(const CompareRow *row);

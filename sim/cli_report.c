@@ -36,7 +36,7 @@ static CompareRow *counter_row(const char *counter, const char *host, const GPtr
     CompareRow *row = compare_row_new(counter, counter, 1.0, 0);
     for (guint i = 0; i < results->len; i++) {
         double v = NAN;
-        if (!run_result_counter(g_ptr_array_index(results, i), host, counter, &v))
+        if (!run_result_report_counter(g_ptr_array_index(results, i), host, counter, &v))
             v = NAN;
         g_array_append_val(row->values, v);
     }

@@ -26,6 +26,11 @@ static const char *field_of(const char *name)
     return name;
 }
 
+const char *counter_field(CounterId id)
+{
+    return field_of(counter_name(id));
+}
+
 int counter_lookup(const char *name)
 {
     for (int i = 0; i < CTR_COUNT; i++)

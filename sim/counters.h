@@ -54,6 +54,8 @@ typedef struct CounterSet {
 } CounterSet;
 
 const char *counter_name(CounterId id);
+/* The name without its Tcp/TcpExt/IpExt prefix ("TCPTimeouts"), which counter_lookup() takes too. */
+const char *counter_field(CounterId id);
 /* Look a counter up by nstat name; also accepts the name without its Tcp/TcpExt prefix
  * ("TCPTimeouts"). Returns -1 when unknown. */
 int counter_lookup(const char *name);

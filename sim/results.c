@@ -140,3 +140,13 @@ gboolean run_result_counter(const RunResult *r, const char *host, const char *co
         *out = sum;
     return found;
 }
+
+gboolean run_result_report_counter(const RunResult *r, const char *host, const char *ref,
+                                   double *out)
+{
+    const char *dot = strchr(ref, '.');
+    if (!dot)
+        return run_result_counter(r, host, ref, out);
+    g_autofree char *named = g_strndup(ref, (gsize)(dot - ref));
+    return run_result_counter(r, named, dot + 1, out);
+}

@@ -74,5 +74,9 @@ gboolean run_result_metric(const RunResult *r, const char *metric, double *out);
 gboolean run_result_metric_min(const RunResult *r, const char *metric, double *out);
 /* A counter of one host, or summed over all hosts when host is NULL. */
 gboolean run_result_counter(const RunResult *r, const char *host, const char *counter, double *out);
+/* A report counter (ReportConf.counters): "COUNTER" is run_result_counter(r, host, COUNTER);
+ * "HOST.COUNTER" is HOST's, whatever host says (host names have no '.'). */
+gboolean run_result_report_counter(const RunResult *r, const char *host, const char *ref,
+                                   double *out);
 
 #endif

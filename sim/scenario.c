@@ -30,12 +30,6 @@ struct Scenario {
     ReportConf report;
 };
 
-static const char *const counter_names[] = {
-#define SIM_COUNTER_STR(n) #n,
-    SIM_COUNTERS(SIM_COUNTER_STR)
-#undef SIM_COUNTER_STR
-};
-
 /* ---- small helpers ---------------------------------------------------------------------------- */
 
 static void expect_conf_free(gpointer p)
@@ -224,38 +218,84 @@ static gboolean read_expects(Scenario *s, GError **error)
 
 /* ---- report ----------------------------------------------------------------------------------- */
 
-static gboolean read_counter(Scenario *s, const ConfNode *n, GError **error)
+static GPtrArray *host_names(const ScenarioConf *base)
+{
+    GPtrArray *names = g_ptr_array_new();
+    for (guint i = 0; i < base->hosts->len; i++)
+        g_ptr_array_add(names, ((HostConf *)g_ptr_array_index(base->hosts, i))->name);
+    return names;
+}
+
+/* where: "report.host", "report.counters entry 'x.TcpOutSegs'" */
+static gboolean check_host(const Scenario *s, const ScenarioConf *base, const ConfNode *n,
+                           const char *host, const char *where, GError **error)
+{
+    if (scenario_conf_host(base, host))
+        return TRUE;
+    g_autoptr(GPtrArray) cands = host_names(base);
+    g_autofree char *hint = conf_suggest_hint(host, cands);
+    conf_set_error(error, s->path, n, SKSIM_CONF_ERROR_REFERENCE, "unknown host '%s' in %s%s", host,
+                   where, hint);
+    return FALSE;
+}
+
+/* The counter's nstat name, or -1 and an error naming where it was written. */
+static int check_counter(const Scenario *s, const ConfNode *n, const char *counter,
+                         const char *where, GError **error)
+{
+    int id = counter_lookup(counter);
+    if (id >= 0)
+        return id;
+    /* both spellings, so that a misspelt short name gets a short suggestion */
+    g_autoptr(GPtrArray) cands = g_ptr_array_new();
+    for (int i = 0; i < CTR_COUNT; i++)
+        g_ptr_array_add(cands, (gpointer)counter_name((CounterId)i));
+    for (int i = 0; i < CTR_COUNT; i++)
+        g_ptr_array_add(cands, (gpointer)counter_field((CounterId)i));
+    g_autofree char *hint = conf_suggest_hint(counter, cands);
+    conf_set_error(error, s->path, n, SKSIM_CONF_ERROR_REFERENCE, "unknown counter '%s' in %s%s",
+                   counter, where, hint);
+    return -1;
+}
+
+/* "COUNTER" or "HOST.COUNTER". Host names have no '.' (letters, digits, '_', '-') and nor do
+ * counter names, so the first '.' ends the host. Stored as written but with the counter's full
+ * nstat name ("receiver.TCPBacklogDrop" -> "receiver.TcpExtTCPBacklogDrop"): the row's label
+ * everywhere, and what run_result_report_counter() reads. */
+static gboolean read_counter(Scenario *s, const ScenarioConf *base, const ConfNode *n,
+                             GError **error)
 {
     if (!want_kind(s->path, n, CONF_NODE_SCALAR, "a counter name", error))
         return FALSE;
-    int id = counter_lookup(n->text);
-    if (id < 0) {
-        g_autoptr(GPtrArray) cands = g_ptr_array_new();
-        for (guint i = 0; i < G_N_ELEMENTS(counter_names); i++)
-            g_ptr_array_add(cands, (gpointer)counter_names[i]);
-        g_autofree char *hint = conf_suggest_hint(n->text, cands);
-        conf_set_error(error, s->path, n, SKSIM_CONF_ERROR_REFERENCE,
-                       "unknown counter '%s' in report.counters%s", n->text, hint);
+    const char *dot = strchr(n->text, '.');
+    if (!dot) {
+        int id = check_counter(s, n, n->text, "report.counters", error);
+        if (id >= 0)
+            g_ptr_array_add(s->report.counters, g_strdup(counter_name((CounterId)id)));
+        return id >= 0;
+    }
+    g_autofree char *host = g_strndup(n->text, (gsize)(dot - n->text));
+    if (!*host || !dot[1]) {
+        conf_set_error(error, s->path, n, SKSIM_CONF_ERROR_TYPE,
+                       "expected a counter name or HOST.COUNTER, got '%s'", n->text);
         return FALSE;
     }
-    g_ptr_array_add(s->report.counters, g_strdup(counter_name((CounterId)id)));
+    g_autofree char *where = g_strdup_printf("report.counters entry '%s'", n->text);
+    int id = -1;
+    if (!check_host(s, base, n, host, where, error) ||
+        (id = check_counter(s, n, dot + 1, where, error)) < 0)
+        return FALSE;
+    g_ptr_array_add(s->report.counters,
+                    g_strdup_printf("%s.%s", host, counter_name((CounterId)id)));
     return TRUE;
 }
 
 static gboolean read_report_host(Scenario *s, const ScenarioConf *base, const ConfNode *host,
                                  GError **error)
 {
-    if (!want_kind(s->path, host, CONF_NODE_SCALAR, "a host name", error))
+    if (!want_kind(s->path, host, CONF_NODE_SCALAR, "a host name", error) ||
+        !check_host(s, base, host, host->text, "report.host", error))
         return FALSE;
-    if (!scenario_conf_host(base, host->text)) {
-        g_autoptr(GPtrArray) cands = g_ptr_array_new();
-        for (guint i = 0; i < base->hosts->len; i++)
-            g_ptr_array_add(cands, ((HostConf *)g_ptr_array_index(base->hosts, i))->name);
-        g_autofree char *hint = conf_suggest_hint(host->text, cands);
-        conf_set_error(error, s->path, host, SKSIM_CONF_ERROR_REFERENCE,
-                       "unknown host '%s' in report.host%s", host->text, hint);
-        return FALSE;
-    }
     s->report.host = g_strdup(host->text);
     return TRUE;
 }
@@ -274,7 +314,7 @@ static gboolean read_report(Scenario *s, const ScenarioConf *base, GError **erro
         if (!want_kind(s->path, counters, CONF_NODE_SEQ, "a list of counter names", error))
             return FALSE;
         for (guint i = 0; i < counters->items->len; i++)
-            if (!read_counter(s, g_ptr_array_index(counters->items, i), error))
+            if (!read_counter(s, base, g_ptr_array_index(counters->items, i), error))
                 return FALSE;
     }
     return !host || read_report_host(s, base, host, error);

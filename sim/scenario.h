@@ -46,8 +46,11 @@ typedef struct ExpectConf {
 } ExpectConf;
 
 typedef struct ReportConf {
-    GPtrArray *counters; /* char*: nstat names shown in compare tables (may be empty) */
-    char *host;          /* the host whose counters the report shows; NULL = every host */
+    /* char*: the rows of compare tables, in file order (may be empty): a full nstat name
+     * ("TcpExtTCPBacklogDrop": of host, or summed over hosts), or HOST.NAME ("receiver.TcpOutSegs":
+     * that host's, whatever host says). Read with run_result_report_counter(). */
+    GPtrArray *counters;
+    char *host;          /* the host whose counters the unqualified rows show; NULL = every host */
 } ReportConf;
 
 typedef struct Scenario Scenario;

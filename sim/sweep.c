@@ -145,7 +145,7 @@ GPtrArray *sweep_metrics(const GPtrArray *report_counters)
 double sweep_metric_value(const SweepMetric *m, const RunResult *r, const char *host)
 {
     double v = NAN;
-    gboolean ok = m->counter ? run_result_counter(r, host, m->counter, &v)
+    gboolean ok = m->counter ? run_result_report_counter(r, host, m->counter, &v)
                              : run_result_metric(r, strcmp(m->name, "goodput_bps") == 0
                                                         ? "goodput" : m->name, &v);
     return ok ? v : NAN;

@@ -49,10 +49,10 @@ gboolean sweep_run_complete(const char *vdir, const char *scenario, const char *
                             uint64_t seed);
 
 /* The metric columns of sweep.csv and of its plots: goodput_bps, transactions_per_s, then each
- * report counter by its nstat name. */
+ * report counter by its nstat name (HOST.NAME for a report counter of a named host). */
 typedef struct SweepMetric {
     char *name;      /* column name */
-    char *counter;   /* nstat name, NULL for the two flow metrics */
+    char *counter;   /* nstat name or HOST.NAME, NULL for the two flow metrics */
     char *ylabel;    /* axis label with unit */
     double scale;    /* plotted value = value * scale */
 } SweepMetric;
@@ -60,8 +60,8 @@ typedef struct SweepMetric {
 /* metrics (SweepMetric*) for these report counters (may be NULL). */
 GPtrArray *sweep_metrics(const GPtrArray *report_counters);
 void sweep_metric_free(gpointer m);
-/* The value of metric m in r (counters of host, or summed over hosts when host is NULL); NaN
- * when absent. */
+/* The value of metric m in r (counters of host, or summed over hosts when host is NULL; a
+ * HOST.NAME counter of HOST); NaN when absent. */
 double sweep_metric_value(const SweepMetric *m, const RunResult *r, const char *host);
 
 /* One row of sweep.csv: a run's identity and, once loaded, its result. */

@@ -350,6 +350,16 @@ static void test_result_metrics(void)
     g_assert_cmpfloat(v, ==, 2.0);
     g_assert_false(run_result_counter(r, "nobody", "TcpOutSegs", &v));
     g_assert_false(run_result_counter(r, NULL, "NoSuchCounter", &v));
+    /* a report counter: HOST.COUNTER names its host whatever the report host is */
+    g_assert_true(run_result_report_counter(r, "client", "server.TcpOutSegs", &v));
+    g_assert_cmpfloat(v, ==, 7.0);
+    g_assert_true(run_result_report_counter(r, NULL, "server.TcpOutSegs", &v));
+    g_assert_cmpfloat(v, ==, 7.0);
+    g_assert_true(run_result_report_counter(r, "server", "TcpOutSegs", &v));
+    g_assert_cmpfloat(v, ==, 7.0);
+    g_assert_true(run_result_report_counter(r, NULL, "TcpOutSegs", &v));
+    g_assert_cmpfloat(v, ==, 17.0);
+    g_assert_false(run_result_report_counter(r, NULL, "nobody.TcpOutSegs", &v));
 }
 
 /* ---- expressions ---------------------------------------------------------------------------- */

@@ -439,7 +439,8 @@ static void test_expect_and_report(void)
                                      "    max: -1.5e3\n"
                                      "  - {name: both, check: b.y, min: 0, max: 1}\n"
                                      "report:\n"
-                                     "  counters: [TCPTimeouts, TcpOutSegs]\n";
+                                     "  counters: [TCPTimeouts, TcpOutSegs, client.TCPBacklogDrop,\n"
+                                     "             server.TcpOutSegs]\n";
     g_autoptr(GError) err = NULL;
     g_autoptr(Scenario) s = load_str(yaml, &err);
     g_assert_no_error(err);
@@ -456,6 +457,10 @@ static void test_expect_and_report(void)
     const ReportConf *r = scenario_report(s);
     g_assert_cmpstr(g_ptr_array_index(r->counters, 0), ==, "TcpExtTCPTimeouts");
     g_assert_cmpstr(g_ptr_array_index(r->counters, 1), ==, "TcpOutSegs");
+    /* HOST.COUNTER: in file order, the counter under its full nstat name */
+    g_assert_cmpuint(r->counters->len, ==, 4);
+    g_assert_cmpstr(g_ptr_array_index(r->counters, 2), ==, "client.TcpExtTCPBacklogDrop");
+    g_assert_cmpstr(g_ptr_array_index(r->counters, 3), ==, "server.TcpOutSegs");
 }
 
 /* ---- the tree -------------------------------------------------------------------------------- */
