@@ -314,8 +314,10 @@ static const ConfStructKey struct_table[] = {
     {"expect[].min", "number", "Lower bound (inclusive); give min, max or both."},
     {"expect[].max", "number", "Upper bound (inclusive)."},
     {"report.counters", "list of nstat names",
-     "Counters shown in compare tables (`TcpRetransSegs` or `TCPTimeouts`)."},
-    {"report.host", "host name", "Host whose counters the report shows (default: every host)."},
+     "Counters shown in compare tables, in this order (`TcpRetransSegs` or `TCPTimeouts`); "
+     "`HOST.NAME` (`receiver.TCPBacklogDrop`) is that host's, whatever report.host says."},
+    {"report.host", "host name",
+     "Host whose counters the unqualified report.counters show (default: the sum over hosts)."},
 };
 
 const ConfKey *conf_keys_table(guint *n_rows)
