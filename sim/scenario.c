@@ -258,22 +258,10 @@ static int check_counter(const Scenario *s, const ConfNode *n, const char *count
     return -1;
 }
 
-/* "COUNTER" or "HOST.COUNTER". Host names have no '.' (letters, digits, '_', '-') and nor do
- * counter names, so the first '.' ends the host. Stored as written but with the counter's full
- * nstat name ("receiver.TCPBacklogDrop" -> "receiver.TcpExtTCPBacklogDrop"): the row's label
- * everywhere, and what run_result_report_counter() reads. */
-static gboolean read_counter(Scenario *s, const ScenarioConf *base, const ConfNode *n,
-                             GError **error)
+/* "HOST.COUNTER", dot at the '.': stored as "HOST.<full nstat name>". */
+static gboolean read_qualified_counter(Scenario *s, const ScenarioConf *base, const ConfNode *n,
+                                       const char *dot, GError **error)
 {
-    if (!want_kind(s->path, n, CONF_NODE_SCALAR, "a counter name", error))
-        return FALSE;
-    const char *dot = strchr(n->text, '.');
-    if (!dot) {
-        int id = check_counter(s, n, n->text, "report.counters", error);
-        if (id >= 0)
-            g_ptr_array_add(s->report.counters, g_strdup(counter_name((CounterId)id)));
-        return id >= 0;
-    }
     g_autofree char *host = g_strndup(n->text, (gsize)(dot - n->text));
     if (!*host || !dot[1]) {
         conf_set_error(error, s->path, n, SKSIM_CONF_ERROR_TYPE,
@@ -287,6 +275,25 @@ static gboolean read_counter(Scenario *s, const ScenarioConf *base, const ConfNo
         return FALSE;
     g_ptr_array_add(s->report.counters,
                     g_strdup_printf("%s.%s", host, counter_name((CounterId)id)));
+    return TRUE;
+}
+
+/* "COUNTER" or "HOST.COUNTER". Host names have no '.' (letters, digits, '_', '-') and nor do
+ * counter names, so the first '.' ends the host. Stored with the counter's full nstat name
+ * ("receiver.TCPBacklogDrop" -> "receiver.TcpExtTCPBacklogDrop"): the row's label everywhere,
+ * and what run_result_report_counter() reads. */
+static gboolean read_counter(Scenario *s, const ScenarioConf *base, const ConfNode *n,
+                             GError **error)
+{
+    if (!want_kind(s->path, n, CONF_NODE_SCALAR, "a counter name", error))
+        return FALSE;
+    const char *dot = strchr(n->text, '.');
+    if (dot)
+        return read_qualified_counter(s, base, n, dot, error);
+    int id = check_counter(s, n, n->text, "report.counters", error);
+    if (id < 0)
+        return FALSE;
+    g_ptr_array_add(s->report.counters, g_strdup(counter_name((CounterId)id)));
     return TRUE;
 }
 
