@@ -729,6 +729,19 @@ static Task *lb_pick_task(const Cpu *src, const Cpu *dst)
     return NULL;
 }
 
+/* Debug builds: the host's count of run queues with a waiting task is the true count. */
+static void lb_check_waiting_count(const Host *h)
+{
+#ifdef SKSIM_CHECK_INVARIANTS
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < h->ncpus; i++) {
+        const RunQueue *rq = &h->cpus[i]->rq;
+        n += rq->nr_running > (rq->curr && rq->curr->on_rq ? 1u : 0u);
+    }
+    g_assert_cmpuint(n, ==, h->nr_rqs_waiting);
+#endif
+}
+
 /* find_busiest_queue(): the CPU of highest load, at least min_load, with a task dst may take.
  * Only a waiting task can be taken: with none on the host the scan is skipped, as the kernel's
  * newidle_balance() returns at once while the root domain is not overloaded (rd->overload). */
@@ -737,6 +750,7 @@ static Cpu *lb_find_busiest(const Cpu *dst, uint32_t min_load, Task **task)
     const Host *h = dst->host;
     Cpu *best = NULL;
     uint32_t best_load = 0;
+    lb_check_waiting_count(h);
     if (h->nr_rqs_waiting == 0)
         return NULL;
     for (uint32_t i = 0; i < h->ncpus; i++) {
