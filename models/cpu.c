@@ -222,6 +222,7 @@ Cpu *cpu_new(Host *h, uint32_t index)
     sim_event_init(&cpu->ev, cpu_fire, cpu, EVK_CPU, obj);
     sim_event_init(&cpu->tick, tick_fire, cpu, EVK_SCHED_TICK, obj);
     rq_init(&cpu->rq, &h->conf->sched, h->ncpus, h->hz);
+    rq_share_waiting_count(&cpu->rq, &h->nr_rqs_waiting);
     cpu->mark = sim_now(h->sim);
     ksoftirqd_init(cpu);
     return cpu;
@@ -728,12 +729,30 @@ static Task *lb_pick_task(const Cpu *src, const Cpu *dst)
     return NULL;
 }
 
-/* find_busiest_queue(): the CPU of highest load, at least min_load, with a task dst may take. */
+/* Debug builds: the host's count of run queues with a waiting task is the true count. */
+static void lb_check_waiting_count(const Host *h)
+{
+#ifdef SKSIM_CHECK_INVARIANTS
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < h->ncpus; i++) {
+        const RunQueue *rq = &h->cpus[i]->rq;
+        n += rq->nr_running > (rq->curr && rq->curr->on_rq ? 1u : 0u);
+    }
+    g_assert_cmpuint(n, ==, h->nr_rqs_waiting);
+#endif
+}
+
+/* find_busiest_queue(): the CPU of highest load, at least min_load, with a task dst may take.
+ * Only a waiting task can be taken: with none on the host the scan is skipped, as the kernel's
+ * newidle_balance() returns at once while the root domain is not overloaded (rd->overload). */
 static Cpu *lb_find_busiest(const Cpu *dst, uint32_t min_load, Task **task)
 {
     const Host *h = dst->host;
     Cpu *best = NULL;
     uint32_t best_load = 0;
+    lb_check_waiting_count(h);
+    if (h->nr_rqs_waiting == 0)
+        return NULL;
     for (uint32_t i = 0; i < h->ncpus; i++) {
         Cpu *c = h->cpus[i];
         uint32_t load = lb_load(c);

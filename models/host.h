@@ -32,6 +32,8 @@ typedef struct Host {
     CounterSet ctr;
     uint32_t ncpus;
     Cpu **cpus;
+    uint32_t nr_rqs_waiting;   /* CPUs with a task waiting on their run queue (models/sched.h
+                                  rq_share_waiting_count; the kernel's rd->overload) */
     NetDev *loopback;          /* always present */
     NetDev **devs;             /* devices towards links, in link order */
     uint32_t ndevs;

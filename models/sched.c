@@ -382,12 +382,31 @@ bool rq_update_curr(RunQueue *rq, sim_time_t delta_ns)
     return rq->ops->update_curr(rq);
 }
 
+void rq_share_waiting_count(RunQueue *rq, uint32_t *count)
+{
+    g_assert(rq->nr_running == 0 && !rq->waiting);
+    rq->nr_waiting_rqs = count;
+}
+
+/* After every change of the queue or of curr: is a task waiting (queued, not running)? */
+static void note_waiting(RunQueue *rq)
+{
+    uint32_t running = rq->curr && rq->curr->on_rq ? 1 : 0;
+    bool waiting = rq->nr_running > running;
+    if (waiting == rq->waiting)
+        return;
+    rq->waiting = waiting;
+    if (rq->nr_waiting_rqs)
+        *rq->nr_waiting_rqs = waiting ? *rq->nr_waiting_rqs + 1 : *rq->nr_waiting_rqs - 1;
+}
+
 static void enqueue(RunQueue *rq, Task *t)
 {
     g_assert(!t->on_rq);
     t->on_rq = true;
     list_append(rq, t);
     rq->nr_running++;
+    note_waiting(rq);
 }
 
 void rq_enqueue_new(RunQueue *rq, Task *t)
@@ -410,6 +429,7 @@ void rq_dequeue_sleep(RunQueue *rq, Task *t)
     t->on_rq = false;
     rq->nr_running--;
     update_min_vruntime(rq);
+    note_waiting(rq);
 }
 
 void rq_migrate(const RunQueue *from, const RunQueue *to, Task *t)
@@ -430,6 +450,7 @@ void rq_migrate_queued(RunQueue *from, RunQueue *to, Task *t)
     t->on_rq = false;
     from->nr_running--;
     update_min_vruntime(from);
+    note_waiting(from);
     if (cfs)
         t->vruntime = rel + to->min_vruntime;
     else
@@ -450,6 +471,7 @@ void rq_set_curr(RunQueue *rq, Task *t)
         list_append(rq, prev);
     }
     rq->curr = t;
+    note_waiting(rq);
     if (!t)
         return;
     t->slice_start = t->runtime_ns; /* prev_sum_exec_runtime: the stint starts now */

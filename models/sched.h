@@ -30,6 +30,9 @@ typedef struct RunQueue {
     Task *head, *tail;       /* runnable tasks in queue order, linked by Task.rq_next */
     Task *curr;              /* the task the CPU runs (on the queue while runnable) */
     uint32_t nr_running;
+    bool waiting;            /* a task waits here: nr_running counts more than a running curr */
+    uint32_t *nr_waiting_rqs; /* shared count of the host's queues with waiting set (the
+                              * kernel's rd->overload), or NULL (rq_share_waiting_count) */
     uint64_t min_vruntime;   /* monotonic floor of the queue's vruntimes */
     /* tunables after the CPU factor 1 + ilog2(min(ncpus, 8)) (notes C.3/C.4) */
     sim_time_t latency_ns;         /* CFS sysctl_sched_latency */
@@ -43,6 +46,10 @@ typedef struct RunQueue {
 uint32_t sched_tunable_factor(uint32_t ncpus);
 
 void rq_init(RunQueue *rq, const SchedConf *conf, uint32_t ncpus, uint32_t hz);
+
+/* Keep *count equal to the number of queues sharing it whose `waiting` is set (from now: rq
+ * must be empty). Load balancing skips its search when none has a task waiting. */
+void rq_share_waiting_count(RunQueue *rq, uint32_t *count);
 
 /* Account delta_ns of CPU time to rq->curr (update_curr). Returns true when the policy wants the
  * CPU rescheduled (EEVDF: the current request's deadline was reached with others waiting). */

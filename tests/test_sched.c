@@ -271,10 +271,44 @@ static void test_eevdf_deadline_renewal(void)
     g_assert_cmpuint(s.deadline, ==, 7500 * SIM_US);
 }
 
+/* rq_share_waiting_count(): the host-wide count of queues with a task waiting (queued, not
+ * running) follows enqueue, pick, sleep and a balancing move, so that load balancing may skip its
+ * search exactly when no CPU has anything to give. */
+static void test_waiting_count(void)
+{
+    SchedConf c = { .policy = SCHED_CFS, .latency_ns = 6 * SIM_MS,
+                    .min_granularity_ns = 750 * SIM_US, .base_slice_ns = 750 * SIM_US };
+    RunQueue rq0, rq1;
+    uint32_t waiting = 0;
+    rq_init(&rq0, &c, 2, 1000);
+    rq_init(&rq1, &c, 2, 1000);
+    rq_share_waiting_count(&rq0, &waiting);
+    rq_share_waiting_count(&rq1, &waiting);
+    Task a = { 0 }, b = { 0 }, d = { 0 };
+    rq_enqueue_new(&rq0, &a);
+    g_assert_cmpuint(waiting, ==, 1); /* queued, the CPU not yet running it */
+    rq_set_curr(&rq0, &a);
+    g_assert_cmpuint(waiting, ==, 0);
+    rq_enqueue_wakeup(&rq0, &b);
+    g_assert_cmpuint(waiting, ==, 1);
+    rq_migrate_queued(&rq0, &rq1, &b); /* rq0 runs a alone, b waits on rq1 */
+    g_assert_cmpuint(waiting, ==, 1);
+    g_assert_true(!rq0.waiting && rq1.waiting);
+    rq_set_curr(&rq1, &b);
+    g_assert_cmpuint(waiting, ==, 0);
+    rq_enqueue_wakeup(&rq1, &d);
+    g_assert_cmpuint(waiting, ==, 1);
+    rq_dequeue_sleep(&rq1, &b); /* curr sleeps: d still waits until picked */
+    g_assert_cmpuint(waiting, ==, 1);
+    rq_set_curr(&rq1, &d);
+    g_assert_cmpuint(waiting, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/sched/factor", test_factor);
+    g_test_add_func("/sched/waiting-count", test_waiting_count);
     g_test_add_func("/sched/cfs/two-hogs-alternate", test_cfs_two_hogs_alternate);
     g_test_add_func("/sched/cfs/wakeup-no-preempt-at-granularity",
                     test_cfs_wakeup_no_preempt_at_granularity);
