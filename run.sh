@@ -20,6 +20,9 @@ SCENARIOS=(
 )
 
 DEPS=(gcc cmake pkg-config libglib2.0-dev libyaml-dev gnuplot-nox libpcap-dev)
+# `./run.sh test` also needs these: valgrind for the memcheck, python3 for the tests that parse
+# JSON and for the scheduler stress batch (without them those parts would only be skipped).
+TEST_DEPS=(valgrind python3)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 
 usage() {
@@ -139,6 +142,7 @@ case "${1:-}" in
   *) usage; exit 2 ;;
 esac
 
+[ "${1:-}" != test ] || DEPS+=("${TEST_DEPS[@]}")
 ensure_deps
 if [ "${1:-}" = fuzz ]; then
   fuzz_job "${2:-}"
