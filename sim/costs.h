@@ -79,7 +79,8 @@
       "per MSS segment of a received data skb (a GRO skb's merged frames, a coalesced backlog "  \
       "skb's parts): each brought its own page fragment, walked by the copy and released by "    \
       "put_page on a cache-cold struct page (~32 ns miss + ~8 ns atomic, D.5) plus frag "        \
-      "bookkeeping (~20 ns)")
+      "bookkeeping (~20 ns); 'a typical ~64KB GRO packet has to release ~45 page references' "   \
+      "(Eric Dumazet, 'tcp: defer skb freeing after socket lock is released', 5.17)")
 
 typedef enum {
 #define SIM_COST_ENUM(id, key, def, doc) id,
