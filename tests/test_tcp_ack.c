@@ -52,7 +52,8 @@ static void test_quickack_at_start(void)
 }
 
 /* Exhaust the quick ACKs as above, reading after each segment. Ends at t = 15 ms. */
-static void use_up_quickacks(TcpBench *tb)
+/* One full segment per ms for 16 ms, each ACKed back and read at once. */
+static void deliver_16_mss(TcpBench *tb)
 {
     for (int i = 0; i < 16; i++) {
         th_run_to(tb, (sim_time_t)i * SIM_MS);
@@ -60,6 +61,11 @@ static void use_up_quickacks(TcpBench *tb)
         ack_back(tb);
         th_read(tb->b);
     }
+}
+
+static void use_up_quickacks(TcpBench *tb)
+{
+    deliver_16_mss(tb);
     g_assert_cmpuint(tb->b->ack.quick, ==, 0);
 }
 
@@ -203,12 +209,7 @@ static void run_backlog_drain(bool defer, uint32_t *acks_during, uint32_t *acks_
     tb->conf[1].tcp.rcvbuf = 1 << 20;
     th_connect(tb, 1500);
     tb->stack.backlog_ack_defer = defer;
-    for (int i = 0; i < 16; i++) { /* same history as use_up_quickacks: 16 MSS delivered */
-        th_run_to(tb, (sim_time_t)i * SIM_MS);
-        send_and_deliver(tb, 1448);
-        ack_back(tb);
-        th_read(tb->b);
-    }
+    deliver_16_mss(tb); /* same history as use_up_quickacks */
     th_run_to(tb, 30 * SIM_MS);
     Sock *sk = tcp_sk(tb->b);
     sk->owned = true;
@@ -255,12 +256,7 @@ static void run_unread_drain(bool quickack_route, bool defer, uint32_t *acks_dur
     tb->conf[1].tcp.quickack_route = quickack_route;
     th_connect(tb, 1500);
     tb->stack.backlog_ack_defer = defer;
-    for (int i = 0; i < 16; i++) {
-        th_run_to(tb, (sim_time_t)i * SIM_MS);
-        send_and_deliver(tb, 1448);
-        ack_back(tb);
-        th_read(tb->b);
-    }
+    deliver_16_mss(tb);
     g_assert_cmpuint(th_pending(tb, 1), ==, 0);
     g_assert_cmpuint(tb->b->rcv_wnd, ==, 64256);
     th_run_to(tb, 30 * SIM_MS);
