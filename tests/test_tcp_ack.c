@@ -197,6 +197,27 @@ static void test_delack_deferred_while_owned(void)
     th_free(tb);
 }
 
+/* At 30 ms, with b's socket owned, three 2-MSS segments go to its backlog handler (each
+ * followed by b's window when sel is given); then the owner releases (tcp_release_cb). Counts the
+ * ACKs b sent while owned and at the release. */
+static void owned_backlog_of_three(TcpBench *tb, const uint32_t *sel, uint32_t *acks_during,
+                                   uint32_t *acks_after)
+{
+    th_run_to(tb, 30 * SIM_MS);
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    for (int i = 0; i < 3; i++) {
+        th_write(tb->a, 2 * 1448);
+        sk->ops->backlog_rcv(sk, th_take(tb, 0), NULL);
+        if (sel)
+            g_assert_cmpuint(__tcp_select_window(tb->b), ==, sel[i]);
+    }
+    *acks_during = th_pending(tb, 1);
+    sk->owned = false;
+    sk->ops->release_cb(sk, NULL);
+    *acks_after = th_pending(tb, 1) - *acks_during;
+}
+
 /* 6.7+ (stack.backlog.ack_defer): data processed from the backlog while owned does not ACK;
  * tcp_release_cb sends exactly one ACK for all of it. Without the deferral each skb that
  * warrants an ACK sends one. Three 2-MSS skbs processed as a drain would (backlog_rcv). The
@@ -210,18 +231,7 @@ static void run_backlog_drain(bool defer, uint32_t *acks_during, uint32_t *acks_
     th_connect(tb, 1500);
     tb->stack.backlog_ack_defer = defer;
     deliver_16_mss(tb); /* same history as use_up_quickacks */
-    th_run_to(tb, 30 * SIM_MS);
-    Sock *sk = tcp_sk(tb->b);
-    sk->owned = true;
-    for (int i = 0; i < 3; i++) {
-        th_write(tb->a, 2 * 1448);
-        Skb *skb = th_take(tb, 0);
-        sk->ops->backlog_rcv(sk, skb, NULL);
-    }
-    *acks_during = th_pending(tb, 1);
-    sk->owned = false;
-    sk->ops->release_cb(sk, NULL);
-    *acks_after = th_pending(tb, 1) - *acks_during;
+    owned_backlog_of_three(tb, NULL, acks_during, acks_after);
     Skb *last = tb->out[1].tail;
     g_assert_cmpuint(last->ack_seq, ==, 1 + 22 * 1448);
     th_free(tb);
@@ -259,19 +269,7 @@ static void run_unread_drain(bool quickack_route, bool defer, uint32_t *acks_dur
     deliver_16_mss(tb);
     g_assert_cmpuint(th_pending(tb, 1), ==, 0);
     g_assert_cmpuint(tb->b->rcv_wnd, ==, 64256);
-    th_run_to(tb, 30 * SIM_MS);
-    Sock *sk = tcp_sk(tb->b);
-    sk->owned = true;
-    for (int i = 0; i < 3; i++) {
-        th_write(tb->a, 2 * 1448);
-        Skb *skb = th_take(tb, 0);
-        sk->ops->backlog_rcv(sk, skb, NULL);
-        g_assert_cmpuint(__tcp_select_window(tb->b), ==, sel[i]);
-    }
-    *acks_during = th_pending(tb, 1);
-    sk->owned = false;
-    sk->ops->release_cb(sk, NULL);
-    *acks_after = th_pending(tb, 1) - *acks_during;
+    owned_backlog_of_three(tb, sel, acks_during, acks_after);
     if (*acks_during + *acks_after)
         g_assert_cmpuint(tb->out[1].tail->ack_seq, ==, 1 + 22 * 1448);
     else
