@@ -81,6 +81,14 @@ const HostConf *scenario_conf_host(const ScenarioConf *c, const char *name)
     return NULL;
 }
 
+char *scenario_conf_host_hint(const ScenarioConf *c, const char *name)
+{
+    g_autoptr(GPtrArray) cands = g_ptr_array_new();
+    for (guint i = 0; i < c->hosts->len; i++)
+        g_ptr_array_add(cands, ((HostConf *)g_ptr_array_index(c->hosts, i))->name);
+    return conf_suggest_hint(name, cands);
+}
+
 /* ---- table helpers ------------------------------------------------------------------------------- */
 
 static guint row_index(const ConfKey *k)

@@ -9,7 +9,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "sim/conf_suggest.h"
 #include "sim/scenario.h"
 
 /* "1 CPU (only CPU 0)", "4 CPUs (0 to 3)". */
@@ -137,10 +136,7 @@ static const HostConf *host_ref(const ScenarioConf *c, const ConfNode *root, con
     const HostConf *h = scenario_conf_host(c, name);
     if (h)
         return h;
-    g_autoptr(GPtrArray) cands = g_ptr_array_new();
-    for (guint i = 0; i < c->hosts->len; i++)
-        g_ptr_array_add(cands, ((HostConf *)g_ptr_array_index(c->hosts, i))->name);
-    g_autofree char *hint = conf_suggest_hint(name, cands);
+    g_autofree char *hint = scenario_conf_host_hint(c, name);
     conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_REFERENCE,
                    "unknown host '%s' in %s%s", name, path, hint);
     return NULL;

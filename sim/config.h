@@ -181,5 +181,7 @@ typedef struct ScenarioConf {
 } ScenarioConf;
 
 const HostConf *scenario_conf_host(const ScenarioConf *c, const char *name);
+/* For an unknown host name: " (did you mean 'x'?)" from c's host names, or "" (g_free it). */
+char *scenario_conf_host_hint(const ScenarioConf *c, const char *name);
 
 #endif

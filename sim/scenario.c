@@ -218,22 +218,13 @@ static gboolean read_expects(Scenario *s, GError **error)
 
 /* ---- report ----------------------------------------------------------------------------------- */
 
-static GPtrArray *host_names(const ScenarioConf *base)
-{
-    GPtrArray *names = g_ptr_array_new();
-    for (guint i = 0; i < base->hosts->len; i++)
-        g_ptr_array_add(names, ((HostConf *)g_ptr_array_index(base->hosts, i))->name);
-    return names;
-}
-
 /* where: "report.host", "report.counters entry 'x.TcpOutSegs'" */
 static gboolean check_host(const Scenario *s, const ScenarioConf *base, const ConfNode *n,
                            const char *host, const char *where, GError **error)
 {
     if (scenario_conf_host(base, host))
         return TRUE;
-    g_autoptr(GPtrArray) cands = host_names(base);
-    g_autofree char *hint = conf_suggest_hint(host, cands);
+    g_autofree char *hint = scenario_conf_host_hint(base, host);
     conf_set_error(error, s->path, n, SKSIM_CONF_ERROR_REFERENCE, "unknown host '%s' in %s%s", host,
                    where, hint);
     return FALSE;
