@@ -9,8 +9,9 @@
 #        socket stalls its flow until the client's TLP and RTO fire) and "after - RTOs vanish".
 #   003: both checks. With load balancing (hosts.H.sched.load_balance) no flow is stranded on
 #        the interrupt CPU any more, and every flow gains: the timer re-arm cost is the effect.
-#   004: "before" near 6.05 Gbit/s and "after" never drops at the backlog. The speed-up is a
-#        known gap: the receiver without GRO is the bottleneck in both variants (README, 004).
+#   004: all five: netperf, sharing its CPU with the ACK softirq, drops ACKs at its backlog
+#        in "before" (6.1 Gbit/s) and none in "after", which runs faster. At 1 s "after" has
+#        not yet caught up (+10 %), so this one runs 2 s (README, 004).
 #   001: the check's band is not met, but batching the flush must still speed loopback up.
 source "$(dirname "$0")/common.bash"
 
@@ -48,9 +49,9 @@ compare delack-prequeue 500ms
 must_pass delack-prequeue "arming at min(ato, ...) speeds request/response up" \
   "slack does at least as well"
 
-compare backlog-limit 1s
-must_pass backlog-limit "before - goodput near 6.05 Gbit/s" "after - no backlog drops"
-known_gaps backlog-limit
+compare backlog-limit 2s
+must_pass backlog-limit "before - goodput near 6.05 Gbit/s" "before - ACKs dropped at the backlog" \
+  "after - goodput near 7.5 Gbit/s" "after - no backlog drops" "the larger limit speeds the flow up"
 
 compare sendmsg-flush-backlog 1s
 ratio=$(sed -n 's/^- [A-Z]* batching the flush speeds loopback up: \([0-9.e+-]*\) .*/\1/p' \
