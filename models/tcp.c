@@ -387,8 +387,9 @@ static void tcp_recvmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     } else if (c->done >= c->target) {
         c->phase = RCV_FLUSH; /* process the backlog without sleeping */
     } else {
-        if (!sk_backlog_pending(&tp->sk)) /* 2021: skipped while a backlog waits */
-            tcp_cleanup_rbuf(tp, c->done, t->cpu);
+        /* Before sk_wait_data in every era, backlog or not: 29fbc26e6dfc (5.17) dropped the
+         * call only on the branch above, where the backlog is flushed without sleeping. */
+        tcp_cleanup_rbuf(tp, c->done, t->cpu);
         c->phase = RCV_WAIT_RELEASE;
     }
 }

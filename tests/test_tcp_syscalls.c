@@ -1,6 +1,7 @@
 /* test_tcp_syscalls.c - the sendmsg/recvmsg step machines on real CPUs and tasks (notes A.9,
  * A.10, E.5): the backlog-flush counter rule of tcp_sendmsg_locked for every = 0 (<= 4.6),
- * 1 (4.7-5.3) and 16 (5.4+), and a loopback transfer between a writer and a reader task. */
+ * 1 (4.7-5.3) and 16 (5.4+), a loopback transfer between a writer and a reader task, and
+ * recvmsg's tcp_cleanup_rbuf before sk_wait_data with a backlog waiting (A.10). */
 #include "models/netdev.h"
 #include "models/sock_test_util.h"
 #include "tcp_harness.h"
@@ -229,11 +230,76 @@ static void test_sendmsg_waits_for_memory(void)
     test_host_free(th);
 }
 
+/* recvmsg finding its receive queue empty before it has `target` bytes (here none) while a
+ * backlog waits: tcp_recvmsg_locked calls tcp_cleanup_rbuf() and only then sk_wait_data(),
+ * whose release_sock() drains the backlog. That order holds in every era: before 5.17 the
+ * call came ahead of both branches; 29fbc26e6dfc ("tcp: do not call tcp_cleanup_rbuf() if we
+ * have a backlog", 5.17) moved it into this one, dropping it only where copied >= target and
+ * the backlog is flushed without sleeping. State: three segments read but not ACKed (ACK
+ * scheduled, rcv_nxt - rcv_wup > rcv_mss), one pure ACK from the peer in the backlog. The ACK
+ * they are owed leaves from tcp_cleanup_rbuf, before the drain starts. */
+typedef struct AckSeen {
+    TcpSock *tp;
+    uint64_t acks, drains_at_first;
+} AckSeen;
+
+static void note_ack(void *ctx, Skb *skb, Cpu *cpu)
+{
+    AckSeen *seen = ctx;
+    (void)cpu;
+    if (!seen->acks++)
+        seen->drains_at_first = tcp_sk(seen->tp)->drains;
+    if (skb->sk) {
+        skb->sk->wmem_alloc -= skb->truesize;
+        skb->sk = NULL;
+    }
+    skb_free(tcp_sk(seen->tp)->host->pool, skb);
+}
+
+static void test_recvmsg_cleanup_before_wait(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 1500);
+    AckSeen seen = { .tp = b };
+    tcp_set_xmit_hook(b, note_ack, &seen);
+    tcp_set_xmit_hook(a, drop_output, a);
+    b->ack.rcv_mss = 1448;
+    b->rcv_nxt += 3 * 1448;
+    b->copied_seq = b->rcv_nxt;
+    b->ack.pending |= ICSK_ACK_SCHED;
+    Skb *ack = skb_alloc(h->pool);
+    ack->conn = tcp_sk(b)->conn;
+    ack->seq = ack->end_seq = b->rcv_nxt;
+    ack->ack_seq = b->snd_una;
+    ack->flags = TCPHDR_ACK;
+    ack->win = b->snd_wnd;
+    ack->gso_segs = 1;
+    ack->truesize = 1280;
+    skb_queue_tail(&tcp_sk(b)->backlog, ack);
+    tcp_sk(b)->backlog_len += ack->truesize;
+    App r = { .tp = b, .sender = false, .len = 65536 };
+    app_start(&r, h, "reader", 0);
+    sim_run_until(th->sim, SIM_MS);
+    g_assert_cmpuint(tcp_sk(b)->drains, ==, 1);  /* sk_wait_data's release_sock drained it */
+    g_assert_cmpuint(seen.acks, >=, 1);
+    g_assert_cmpuint(seen.drains_at_first, ==, 0); /* the first ACK came before the drain */
+    g_assert_cmpuint(b->rcv_wup, ==, b->rcv_nxt);
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/syscalls/sendmsg-flush-rule", test_sendmsg_flush_rule);
     g_test_add_func("/tcp/syscalls/loopback-transfer", test_loopback_transfer);
     g_test_add_func("/tcp/syscalls/sendmsg-memory-wait", test_sendmsg_waits_for_memory);
+    g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-wait", test_recvmsg_cleanup_before_wait);
     return g_test_run();
 }
