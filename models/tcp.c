@@ -9,8 +9,9 @@
  *     full skb; when sk_stream_memory_free fails, push, release (draining the backlog), sleep
  *     until write space, lock again; at the end tcp_push and release_sock.
  *   recvmsg (H.A.10): lock_sock; copy from the receive queue; when it is empty: return if enough
- *     was copied and no backlog waits, flush the backlog if one waits, else tcp_cleanup_rbuf and
- *     sleep (releasing ownership) until data_ready; at the end tcp_cleanup_rbuf, release_sock.
+ *     was copied and no backlog waits, flush the backlog if one waits (after a tcp_cleanup_rbuf
+ *     before 5.17: stack.recvmsg.cleanup_before_flush), else tcp_cleanup_rbuf and sleep
+ *     (releasing ownership) until data_ready; at the end tcp_cleanup_rbuf, release_sock.
  * Why steps: a long syscall must yield its CPU only where the kernel can (cond_resched in the
  * backlog drain, sleeping), and softirqs must be able to run between its pieces.
  * Buffers: hosts.H.tcp.sndbuf is the initial sk_sndbuf; tcp_sndbuf_expand grows it (as at
@@ -385,6 +386,8 @@ static void tcp_recvmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     if (c->done >= c->target && !sk_backlog_pending(&tp->sk)) {
         c->phase = RCV_RELEASE;
     } else if (c->done >= c->target) {
+        if (tcp_stack(tp)->recvmsg_cleanup_before_flush) /* < 5.17: ACK, then the backlog */
+            tcp_cleanup_rbuf(tp, c->done, t->cpu);
         c->phase = RCV_FLUSH; /* process the backlog without sleeping */
     } else {
         /* Before sk_wait_data in every era, backlog or not: 29fbc26e6dfc (5.17) dropped the

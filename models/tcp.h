@@ -62,8 +62,9 @@ static inline void tcp_call_init(TcpCall *c, uint64_t len, uint64_t target)
  * release_sock. Returns true when the call has finished (c->done == c->len). */
 bool tcp_sendmsg_step(TcpSock *tp, Task *t, TcpCall *c);
 /* read(): lock_sock, copy from the receive queue; when the queue is empty, flush the backlog if
- * `target` bytes were copied and a backlog exists, else tcp_cleanup_rbuf and sleep
- * (sk_wait_data); at the end tcp_cleanup_rbuf, release_sock. */
+ * `target` bytes were copied and a backlog exists (tcp_cleanup_rbuf first when
+ * stack.recvmsg.cleanup_before_flush), else tcp_cleanup_rbuf and sleep (sk_wait_data); at the
+ * end tcp_cleanup_rbuf, release_sock. */
 bool tcp_recvmsg_step(TcpSock *tp, Task *t, TcpCall *c);
 
 /* ---- results ---- */

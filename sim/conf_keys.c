@@ -110,6 +110,11 @@ static const ConfKey table[] = {
     STACK("backlog.ack_defer", CONF_T_BOOL, backlog_ack_defer, "true", NULL, NULL,
           "net.ipv4.tcp_backlog_ack_defer=1 (6.7+): ACKs for backlog segments are sent once, from "
           "release_cb."),
+    STACK("recvmsg.cleanup_before_flush", CONF_T_BOOL, recvmsg_cleanup_before_flush, "false", NULL,
+          NULL,
+          "tcp_recvmsg() runs tcp_cleanup_rbuf() (which may ACK) before it processes a waiting "
+          "backlog without sleeping, as kernels before 5.17 did; false = 5.17+ (29fbc26e6dfc "
+          "\"tcp: do not call tcp_cleanup_rbuf() if we have a backlog\"): only before it sleeps."),
     STACK("prequeue.enabled", CONF_T_BOOL, prequeue_enabled, "false", NULL, NULL,
           "TCP prequeue (tcp_low_latency=0 path); removed in 4.14, so off."),
     ENUM_ROW(CONF_SEC_STACK, StackConf, "prequeue.delack", prequeue_delack, "min_ato",

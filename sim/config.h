@@ -43,6 +43,7 @@ typedef struct StackConf {
     bool prequeue_enabled;                /* stack.prequeue.enabled */
     PrequeueDelackPolicy prequeue_delack; /* stack.prequeue.delack */
     uint32_t timer_slack_jiffies;         /* stack.timer.slack: 0 = exact mod_timer */
+    bool recvmsg_cleanup_before_flush;    /* stack.recvmsg.cleanup_before_flush (< 5.17) */
 } StackConf;
 
 /* ---- hosts ----------------------------------------------------------------------------------- */

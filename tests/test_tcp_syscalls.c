@@ -294,6 +294,67 @@ static void test_recvmsg_cleanup_before_wait(void)
     test_host_free(th);
 }
 
+/* recvmsg that has its `target` bytes when the receive queue runs dry while a backlog waits
+ * processes the backlog without sleeping. Before 5.17 tcp_recvmsg called tcp_cleanup_rbuf()
+ * first, so the ACK its read owes leaves ahead of the drain; 29fbc26e6dfc (5.17) dropped that
+ * call ("Avoiding sending ACK right before processing new segments"), and the ACK waits for
+ * the end of the read. stack.recvmsg.cleanup_before_flush picks the era. State: one unread
+ * segment of 1448 bytes in the receive queue, three segments unacknowledged (ACK scheduled),
+ * one pure ACK from the peer in the backlog. */
+static uint64_t drains_before_first_ack(bool cleanup_before_flush)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->stack.recvmsg_cleanup_before_flush = cleanup_before_flush;
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 1500);
+    AckSeen seen = { .tp = b };
+    tcp_set_xmit_hook(b, note_ack, &seen);
+    tcp_set_xmit_hook(a, drop_output, a);
+    b->ack.rcv_mss = 1448;
+    Skb *data = skb_alloc(h->pool);
+    data->conn = tcp_sk(b)->conn;
+    data->seq = b->rcv_nxt + 2 * 1448;
+    data->end_seq = data->seq + 1448;
+    data->truesize = 2304;
+    skb_queue_tail(&b->rcv_queue, data);
+    tcp_sk(b)->rmem_alloc += data->truesize;
+    b->copied_seq = data->seq;
+    b->rcv_nxt = data->end_seq;
+    b->ack.pending |= ICSK_ACK_SCHED;
+    Skb *ack = skb_alloc(h->pool);
+    ack->conn = tcp_sk(b)->conn;
+    ack->seq = ack->end_seq = b->rcv_nxt;
+    ack->ack_seq = b->snd_una;
+    ack->flags = TCPHDR_ACK;
+    ack->win = b->snd_wnd;
+    ack->gso_segs = 1;
+    ack->truesize = 1280;
+    skb_queue_tail(&tcp_sk(b)->backlog, ack);
+    tcp_sk(b)->backlog_len += ack->truesize;
+    App r = { .tp = b, .sender = false, .once = true, .len = 65536 };
+    app_start(&r, h, "reader", 0);
+    sim_run_until(th->sim, SIM_MS);
+    g_assert_cmpuint(r.bytes, ==, 1448);            /* the read returned what was queued */
+    g_assert_cmpuint(tcp_sk(b)->drains, ==, 1);     /* and drained the backlog on its way */
+    g_assert_cmpuint(seen.acks, ==, 1);             /* one ACK either way */
+    g_assert_cmpuint(b->rcv_wup, ==, b->rcv_nxt);
+    uint64_t drains = seen.drains_at_first;
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+    return drains;
+}
+
+static void test_recvmsg_cleanup_before_flush(void)
+{
+    g_assert_cmpuint(drains_before_first_ack(true), ==, 0);  /* < 5.17: ACK, then drain */
+    g_assert_cmpuint(drains_before_first_ack(false), ==, 1); /* 5.17+: drain, then ACK */
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -301,5 +362,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/syscalls/loopback-transfer", test_loopback_transfer);
     g_test_add_func("/tcp/syscalls/sendmsg-memory-wait", test_sendmsg_waits_for_memory);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-wait", test_recvmsg_cleanup_before_wait);
+    g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-flush", test_recvmsg_cleanup_before_flush);
     return g_test_run();
 }
