@@ -256,22 +256,37 @@ static void note_ack(void *ctx, Skb *skb, Cpu *cpu)
     skb_free(tcp_sk(seen->tp)->host->pool, skb);
 }
 
-static void test_recvmsg_cleanup_before_wait(void)
+/* Two connected sockets on one host; b is the reader under test, its ACKs counted by `seen`
+ * (a drops what it sends). b has rcv_mss 1448 and an ACK scheduled; the caller sets its
+ * sequence state, then rcv_bench_peer_ack puts one pure ACK from a in b's backlog. */
+typedef struct RcvBench {
+    TestHost *th;
+    Host *h;
+    TcpSock *a, *b;
+    AckSeen seen;
+} RcvBench;
+
+static void rcv_bench_init(RcvBench *rb, bool cleanup_before_flush)
 {
-    TestHost *th = test_host_new(1, 1000);
-    test_host_build(th);
-    Host *h = &th->host;
-    h->socks = g_ptr_array_new();
-    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
-    tcp_connect_pair(a, b, 1500);
-    AckSeen seen = { .tp = b };
-    tcp_set_xmit_hook(b, note_ack, &seen);
-    tcp_set_xmit_hook(a, drop_output, a);
-    b->ack.rcv_mss = 1448;
-    b->rcv_nxt += 3 * 1448;
-    b->copied_seq = b->rcv_nxt;
-    b->ack.pending |= ICSK_ACK_SCHED;
-    Skb *ack = skb_alloc(h->pool);
+    rb->th = test_host_new(1, 1000);
+    rb->th->stack.recvmsg_cleanup_before_flush = cleanup_before_flush;
+    test_host_build(rb->th);
+    rb->h = &rb->th->host;
+    rb->h->socks = g_ptr_array_new();
+    rb->a = tcp_sock_new(rb->h, 1, 1);
+    rb->b = tcp_sock_new(rb->h, 1, 2);
+    tcp_connect_pair(rb->a, rb->b, 1500);
+    rb->seen = (AckSeen){ .tp = rb->b };
+    tcp_set_xmit_hook(rb->b, note_ack, &rb->seen);
+    tcp_set_xmit_hook(rb->a, drop_output, rb->a);
+    rb->b->ack.rcv_mss = 1448;
+    rb->b->ack.pending |= ICSK_ACK_SCHED;
+}
+
+static void rcv_bench_peer_ack(RcvBench *rb)
+{
+    TcpSock *b = rb->b;
+    Skb *ack = skb_alloc(rb->h->pool);
     ack->conn = tcp_sk(b)->conn;
     ack->seq = ack->end_seq = b->rcv_nxt;
     ack->ack_seq = b->snd_una;
@@ -281,17 +296,32 @@ static void test_recvmsg_cleanup_before_wait(void)
     ack->truesize = 1280;
     skb_queue_tail(&tcp_sk(b)->backlog, ack);
     tcp_sk(b)->backlog_len += ack->truesize;
+}
+
+static void rcv_bench_free(RcvBench *rb)
+{
+    tcp_sock_free(rb->a);
+    tcp_sock_free(rb->b);
+    g_ptr_array_free(rb->h->socks, TRUE);
+    test_host_free(rb->th);
+}
+
+static void test_recvmsg_cleanup_before_wait(void)
+{
+    RcvBench rb;
+    rcv_bench_init(&rb, false);
+    TcpSock *b = rb.b;
+    b->rcv_nxt += 3 * 1448;
+    b->copied_seq = b->rcv_nxt;
+    rcv_bench_peer_ack(&rb);
     App r = { .tp = b, .sender = false, .len = 65536 };
-    app_start(&r, h, "reader", 0);
-    sim_run_until(th->sim, SIM_MS);
+    app_start(&r, rb.h, "reader", 0);
+    sim_run_until(rb.th->sim, SIM_MS);
     g_assert_cmpuint(tcp_sk(b)->drains, ==, 1);  /* sk_wait_data's release_sock drained it */
-    g_assert_cmpuint(seen.acks, >=, 1);
-    g_assert_cmpuint(seen.drains_at_first, ==, 0); /* the first ACK came before the drain */
+    g_assert_cmpuint(rb.seen.acks, >=, 1);
+    g_assert_cmpuint(rb.seen.drains_at_first, ==, 0); /* the first ACK came before the drain */
     g_assert_cmpuint(b->rcv_wup, ==, b->rcv_nxt);
-    tcp_sock_free(a);
-    tcp_sock_free(b);
-    g_ptr_array_free(h->socks, TRUE);
-    test_host_free(th);
+    rcv_bench_free(&rb);
 }
 
 /* recvmsg that has its `target` bytes when the receive queue runs dry while a backlog waits
@@ -303,18 +333,10 @@ static void test_recvmsg_cleanup_before_wait(void)
  * one pure ACK from the peer in the backlog. */
 static uint64_t drains_before_first_ack(bool cleanup_before_flush)
 {
-    TestHost *th = test_host_new(1, 1000);
-    th->stack.recvmsg_cleanup_before_flush = cleanup_before_flush;
-    test_host_build(th);
-    Host *h = &th->host;
-    h->socks = g_ptr_array_new();
-    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
-    tcp_connect_pair(a, b, 1500);
-    AckSeen seen = { .tp = b };
-    tcp_set_xmit_hook(b, note_ack, &seen);
-    tcp_set_xmit_hook(a, drop_output, a);
-    b->ack.rcv_mss = 1448;
-    Skb *data = skb_alloc(h->pool);
+    RcvBench rb;
+    rcv_bench_init(&rb, cleanup_before_flush);
+    TcpSock *b = rb.b;
+    Skb *data = skb_alloc(rb.h->pool);
     data->conn = tcp_sk(b)->conn;
     data->seq = b->rcv_nxt + 2 * 1448;
     data->end_seq = data->seq + 1448;
@@ -323,29 +345,16 @@ static uint64_t drains_before_first_ack(bool cleanup_before_flush)
     tcp_sk(b)->rmem_alloc += data->truesize;
     b->copied_seq = data->seq;
     b->rcv_nxt = data->end_seq;
-    b->ack.pending |= ICSK_ACK_SCHED;
-    Skb *ack = skb_alloc(h->pool);
-    ack->conn = tcp_sk(b)->conn;
-    ack->seq = ack->end_seq = b->rcv_nxt;
-    ack->ack_seq = b->snd_una;
-    ack->flags = TCPHDR_ACK;
-    ack->win = b->snd_wnd;
-    ack->gso_segs = 1;
-    ack->truesize = 1280;
-    skb_queue_tail(&tcp_sk(b)->backlog, ack);
-    tcp_sk(b)->backlog_len += ack->truesize;
+    rcv_bench_peer_ack(&rb);
     App r = { .tp = b, .sender = false, .once = true, .len = 65536 };
-    app_start(&r, h, "reader", 0);
-    sim_run_until(th->sim, SIM_MS);
+    app_start(&r, rb.h, "reader", 0);
+    sim_run_until(rb.th->sim, SIM_MS);
     g_assert_cmpuint(r.bytes, ==, 1448);            /* the read returned what was queued */
     g_assert_cmpuint(tcp_sk(b)->drains, ==, 1);     /* and drained the backlog on its way */
-    g_assert_cmpuint(seen.acks, ==, 1);             /* one ACK either way */
+    g_assert_cmpuint(rb.seen.acks, ==, 1);          /* one ACK either way */
     g_assert_cmpuint(b->rcv_wup, ==, b->rcv_nxt);
-    uint64_t drains = seen.drains_at_first;
-    tcp_sock_free(a);
-    tcp_sock_free(b);
-    g_ptr_array_free(h->socks, TRUE);
-    test_host_free(th);
+    uint64_t drains = rb.seen.drains_at_first;
+    rcv_bench_free(&rb);
     return drains;
 }
 
