@@ -463,5 +463,8 @@ TcpInfo tcp_get_info(const TcpSock *tp)
         .packets_out = tp->packets_out,
         .bytes_in_flight = tp->snd_nxt - tp->snd_una,
         .ca_state = tp->ca_state,
+        .rcvbuf = tp->sk.rcvbuf,
+        .rcv_wnd = tp->rcv_wnd,
+        .rcv_rtt_us = tp->rcv_rtt_us >> 3,
     };
 }

@@ -78,6 +78,9 @@ typedef struct TcpInfo {
     uint64_t packets_out;
     uint64_t bytes_in_flight;  /* snd_nxt - snd_una: sent, not cumulatively acked */
     uint8_t ca_state;          /* TCP_CA_Open .. TCP_CA_Loss */
+    uint32_t rcvbuf;           /* receiver: sk_rcvbuf (autotuned) */
+    uint32_t rcv_wnd;          /* receiver: window offered by its last ACK, bytes */
+    uint32_t rcv_rtt_us;       /* receiver: its RTT estimate for autotuning (0 = none yet) */
 } TcpInfo;
 TcpInfo tcp_get_info(const TcpSock *tp);
 

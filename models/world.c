@@ -255,6 +255,21 @@ static double probe_srtt_us(const void *ctx)
     return (double)tcp_get_info(((const WorldFlow *)ctx)->cl).srtt_ns / 1e3;
 }
 
+static double probe_rcvbuf(const void *ctx)
+{
+    return tcp_get_info(((const WorldFlow *)ctx)->sv).rcvbuf;
+}
+
+static double probe_rcv_wnd(const void *ctx)
+{
+    return tcp_get_info(((const WorldFlow *)ctx)->sv).rcv_wnd;
+}
+
+static double probe_rcv_rtt_us(const void *ctx)
+{
+    return tcp_get_info(((const WorldFlow *)ctx)->sv).rcv_rtt_us;
+}
+
 static double probe_inflight(const void *ctx)
 {
     return (double)tcp_get_info(((const WorldFlow *)ctx)->cl).packets_out;
@@ -286,6 +301,12 @@ void world_add_series(World *w, Series *s)
         series_add_column(s, c, probe_cwnd, f);
         series_add_column(s, r, probe_srtt_us, f);
         series_add_column(s, p, probe_inflight, f);
+        g_autofree char *rb = g_strdup_printf("flow.%s.rcvbuf", f->name);
+        g_autofree char *rw = g_strdup_printf("flow.%s.rcv_wnd", f->name);
+        series_add_column(s, rb, probe_rcvbuf, f);
+        series_add_column(s, rw, probe_rcv_wnd, f);
+        g_autofree char *rr = g_strdup_printf("flow.%s.rcv_rtt_us", f->name);
+        series_add_column(s, rr, probe_rcv_rtt_us, f);
     }
 }
 

@@ -29,6 +29,22 @@ extra="$(find "$out" -type f ! -name '*.json' ! -name '*.nstat' ! -name '*.csv')
 [ -z "$extra" ] || fail "unexpected files: $extra"
 [ "$(find "$out" -type f | wc -l)" -eq 8 ] || fail "expected 8 files: $(find "$out" -type f)"
 
+# receiver columns: sk_rcvbuf starts at tcp_rmem[1] and autotuning grows it; without
+# autotuning it stays, and the offered window never exceeds the buffer
+ts="$out/before/timeseries.csv"
+col() { head -n 1 "$1" | tr ',' '\n' | grep -n -x "$2" | cut -d: -f1; }
+rb=$(col "$ts" 'flow.bulk/0.rcvbuf'); rw=$(col "$ts" 'flow.bulk/0.rcv_wnd')
+[ -n "$rb" ] && [ -n "$rw" ] || fail "no rcvbuf/rcv_wnd columns in $ts"
+[ "$(sed -n 2p "$ts" | cut -d, -f"$rb")" = 131072 ] || fail "rcvbuf does not start at 131072"
+[ "$(tail -n +2 "$ts" | cut -d, -f"$rb" | sort -n | tail -n 1)" -gt 131072 ] ||
+  fail "autotuning did not grow rcvbuf"
+expect_status 0 "$SKSIM_BIN" run "$f" --out "$TMP/fixed" --variant before --quiet \
+  --set hosts.server.tcp.rcvbuf_autotune=false
+ts="$TMP/fixed/before/timeseries.csv"
+[ "$(tail -n +2 "$ts" | cut -d, -f"$rb" | sort -u)" = 131072 ] || fail "fixed rcvbuf moved"
+[ "$(tail -n +2 "$ts" | cut -d, -f"$rw" | sort -n | tail -n 1)" -le 131072 ] ||
+  fail "window above a fixed 131072-byte buffer"
+
 # one variant only; --quiet prints no summary
 expect_status 0 "$SKSIM_BIN" run "$f" --out "$TMP/one" --variant after --quiet
 [ ! -s "$TMP/out" ] || fail "--quiet printed: $(cat "$TMP/out")"
