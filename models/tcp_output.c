@@ -157,12 +157,12 @@ void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
     tcp_xmit_out(tp, out, cpu);
 }
 
-/* tcp_send_ack / __tcp_send_ack: a pure ACK from the pool (not charged to wmem_alloc: TSQ only
- * limits data). */
-void tcp_send_ack(TcpSock *tp, Cpu *cpu)
+/* A segment without data at sequence seq, from the pool (not charged to wmem_alloc: TSQ only
+ * limits data): the common part of __tcp_send_ack and tcp_xmit_probe_skb. */
+static void tcp_xmit_bare(TcpSock *tp, uint64_t seq, Cpu *cpu)
 {
     Skb *skb = skb_alloc(tcp_host(tp)->pool);
-    skb->seq = skb->end_seq = tp->snd_nxt;
+    skb->seq = skb->end_seq = seq;
     skb->gso_segs = 1;
     skb->truesize = truesize_tx_ack();
     tcp_build_header(tp, skb);
@@ -170,6 +170,12 @@ void tcp_send_ack(TcpSock *tp, Cpu *cpu)
     tcp_count(tp, CTR_TcpOutSegs, 1);
     tcp_charge(tp, cpu, COST_TCP_SEND_ACK);
     tcp_xmit_out(tp, skb, cpu);
+}
+
+/* tcp_send_ack / __tcp_send_ack: a pure ACK at snd_nxt. */
+void tcp_send_ack(TcpSock *tp, Cpu *cpu)
+{
+    tcp_xmit_bare(tp, tp->snd_nxt, cpu);
 }
 
 /* tcp_delack_max (T.A.8 step 3): TCP_DELACK_MAX, capped at rto_min - 1 jiffy when the route
@@ -720,15 +726,7 @@ void tcp_check_probe_timer(TcpSock *tp, Cpu *cpu)
  * the receiver, which answers at once with its current window. */
 static void tcp_xmit_probe_skb(TcpSock *tp, Cpu *cpu)
 {
-    Skb *skb = skb_alloc(tcp_host(tp)->pool);
-    skb->seq = skb->end_seq = tp->snd_una - 1;
-    skb->gso_segs = 1;
-    skb->truesize = truesize_tx_ack();
-    tcp_build_header(tp, skb);
-    tcp_event_ack_sent(tp);
-    tcp_count(tp, CTR_TcpOutSegs, 1);
-    tcp_charge(tp, cpu, COST_TCP_SEND_ACK);
-    tcp_xmit_out(tp, skb, cpu);
+    tcp_xmit_bare(tp, tp->snd_una - 1, cpu);
 }
 
 /* tcp_write_wakeup: if the window has room, up to one MSS of new data; else the probe skb. */
