@@ -229,6 +229,17 @@ Skb *tcp_entail_new_skb(TcpSock *tp, Cpu *cpu)
     return skb;
 }
 
+/* skb_copy_to_page_nocache's bookkeeping: n more bytes of the write in the tail skb. */
+void tcp_skb_fill(TcpSock *tp, Skb *skb, uint64_t n)
+{
+    skb->len += (uint32_t)n;
+    skb->end_seq += n;
+    skb->truesize += (uint32_t)n;
+    tp->write_queue.bytes += n;
+    tp->sk.wmem_queued += n;
+    tp->write_seq += n;
+}
+
 /* tcp_push at the end of the call (or before waiting for memory): PSH on the tail. */
 static void tcp_push(TcpSock *tp, int nonagle, Cpu *cpu)
 {
@@ -281,12 +292,7 @@ static void tcp_sendmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     uint64_t n = size_goal - skb->len;
     if (n > c->len - c->done)
         n = c->len - c->done;
-    skb->len += (uint32_t)n;
-    skb->end_seq += n;
-    skb->truesize += (uint32_t)n;
-    tp->write_queue.bytes += n;
-    tp->sk.wmem_queued += n;
-    tp->write_seq += n;
+    tcp_skb_fill(tp, skb, n);
     c->done += n;
     tcp_charge_copy(tp, t->cpu, n);
     if (skb->len < size_goal)

@@ -131,12 +131,7 @@ static inline void th_write(TcpSock *tp, uint64_t bytes)
         uint64_t n = size_goal - skb->len;
         if (n > bytes)
             n = bytes;
-        skb->len += (uint32_t)n;
-        skb->end_seq += n;
-        skb->truesize += (uint32_t)n;
-        tp->write_queue.bytes += n;
-        tp->sk.wmem_queued += n;
-        tp->write_seq += n;
+        tcp_skb_fill(tp, skb, n);
         bytes -= n;
     }
     tcp_mark_push(tp, tp->write_queue.tail);
