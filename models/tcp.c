@@ -472,5 +472,7 @@ TcpInfo tcp_get_info(const TcpSock *tp)
         .rcvbuf = tp->sk.rcvbuf,
         .rcv_wnd = tp->rcv_wnd,
         .rcv_rtt_us = tp->rcv_rtt_us >> 3,
+        .rmem_alloc = tp->sk.rmem_alloc,
+        .backlog_len = tp->sk.backlog_len,
     };
 }

@@ -81,6 +81,8 @@ typedef struct TcpInfo {
     uint32_t rcvbuf;           /* receiver: sk_rcvbuf (autotuned) */
     uint32_t rcv_wnd;          /* receiver: window offered by its last ACK, bytes */
     uint32_t rcv_rtt_us;       /* receiver: its RTT estimate for autotuning (0 = none yet) */
+    uint64_t rmem_alloc;       /* receiver: truesize bytes in its receive and out-of-order queues */
+    uint64_t backlog_len;      /* receiver: truesize bytes in its socket backlog */
 } TcpInfo;
 TcpInfo tcp_get_info(const TcpSock *tp);
 

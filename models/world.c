@@ -270,6 +270,28 @@ static double probe_rcv_rtt_us(const void *ctx)
     return tcp_get_info(((const WorldFlow *)ctx)->sv).rcv_rtt_us;
 }
 
+static double probe_rmem(const void *ctx)
+{
+    return (double)tcp_get_info(((const WorldFlow *)ctx)->sv).rmem_alloc;
+}
+
+static double probe_backlog(const void *ctx)
+{
+    return (double)tcp_get_info(((const WorldFlow *)ctx)->sv).backlog_len;
+}
+
+/* Running totals of CPU time; their rate columns give the share of each interval. */
+static double probe_cpu_busy_s(const void *ctx)
+{
+    CpuStats st = cpu_stats(ctx);
+    return sim_time_to_sec(st.task_ns + st.softirq_ns + st.ctx_switch_ns);
+}
+
+static double probe_cpu_softirq_s(const void *ctx)
+{
+    return sim_time_to_sec(cpu_stats(ctx).softirq_ns);
+}
+
 static double probe_inflight(const void *ctx)
 {
     return (double)tcp_get_info(((const WorldFlow *)ctx)->cl).packets_out;
@@ -290,6 +312,12 @@ void world_add_series(World *w, Series *s)
             g_autofree char *name = g_strdup_printf("%s.%s", h->name, counter_name(sampled_counters[k]));
             series_add_column(s, name, probe_counter, &h->ctr.v[sampled_counters[k]]);
         }
+        for (uint32_t c = 0; c < h->ncpus; c++) {
+            g_autofree char *busy = g_strdup_printf("%s.cpu%u.busy", h->name, c);
+            g_autofree char *sirq = g_strdup_printf("%s.cpu%u.softirq", h->name, c);
+            series_add_rate_column(s, busy, probe_cpu_busy_s, h->cpus[c]);
+            series_add_rate_column(s, sirq, probe_cpu_softirq_s, h->cpus[c]);
+        }
     }
     for (guint i = 0; i < w->flows->len; i++) {
         WorldFlow *f = g_ptr_array_index(w->flows, i);
@@ -307,6 +335,10 @@ void world_add_series(World *w, Series *s)
         series_add_column(s, rw, probe_rcv_wnd, f);
         g_autofree char *rr = g_strdup_printf("flow.%s.rcv_rtt_us", f->name);
         series_add_column(s, rr, probe_rcv_rtt_us, f);
+        g_autofree char *rm = g_strdup_printf("flow.%s.rmem", f->name);
+        g_autofree char *bl = g_strdup_printf("flow.%s.backlog", f->name);
+        series_add_column(s, rm, probe_rmem, f);
+        series_add_column(s, bl, probe_backlog, f);
     }
 }
 

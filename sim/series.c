@@ -15,6 +15,9 @@ typedef struct {
     char *name;
     SeriesProbeFn probe;
     const void *ctx;
+    bool rate;        /* write the change per second, not the value */
+    double last_raw;  /* rate columns: the probe's value and the column's at the last row */
+    double last_rate;
 } SeriesColumn;
 
 struct Series {
@@ -51,19 +54,42 @@ void series_free(Series *s)
     g_free(s);
 }
 
-void series_add_column(Series *s, const char *name, SeriesProbeFn probe, const void *ctx)
+static void series_add(Series *s, const char *name, SeriesProbeFn probe, const void *ctx, bool rate)
 {
     g_assert(s->times->len == 0);
-    SeriesColumn c = { g_strdup(name), probe, ctx };
+    SeriesColumn c = { .name = g_strdup(name), .probe = probe, .ctx = ctx, .rate = rate };
     g_array_append_val(s->cols, c);
+}
+
+void series_add_column(Series *s, const char *name, SeriesProbeFn probe, const void *ctx)
+{
+    series_add(s, name, probe, ctx, false);
+}
+
+void series_add_rate_column(Series *s, const char *name, SeriesProbeFn probe, const void *ctx)
+{
+    series_add(s, name, probe, ctx, true);
+}
+
+/* A rate column's value for a row at `now`, the previous row (if any) having been at `prev`. */
+static double series_rate(SeriesColumn *c, double raw, bool first, sim_time_t prev, sim_time_t now)
+{
+    if (!first && now > prev)
+        c->last_rate = (raw - c->last_raw) / sim_time_to_sec(now - prev);
+    c->last_raw = raw;
+    return c->last_rate;
 }
 
 void series_sample(Series *s, sim_time_t now)
 {
+    bool first = s->times->len == 0;
+    sim_time_t prev = first ? 0 : g_array_index(s->times, sim_time_t, s->times->len - 1);
     g_array_append_val(s->times, now);
     for (guint i = 0; i < s->cols->len; i++) {
-        const SeriesColumn *c = &g_array_index(s->cols, SeriesColumn, i);
+        SeriesColumn *c = &g_array_index(s->cols, SeriesColumn, i);
         double v = c->probe(c->ctx);
+        if (c->rate)
+            v = series_rate(c, v, first, prev, now);
         g_array_append_val(s->vals, v);
     }
     if (s->listener)

@@ -18,6 +18,10 @@ Series *series_new(sim_time_t interval_ns);
 void series_free(Series *s);
 /* Add a column; must be called before series_start. The name is copied. */
 void series_add_column(Series *s, const char *name, SeriesProbeFn probe, const void *ctx);
+/* A column of the probe's change per simulated second since the previous row, for probes that
+ * read a running total (CPU time used -> share of the interval): 0 in the first row, and a row
+ * taken at the same instant as the one before it repeats that row's rate. */
+void series_add_rate_column(Series *s, const char *name, SeriesProbeFn probe, const void *ctx);
 /* Schedule the first sample at `first_ns` and then every interval. */
 void series_start(Series *s, Sim *sim, sim_time_t first_ns);
 /* Cancel the sampler (before the Sim is freed; the table stays readable). */

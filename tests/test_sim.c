@@ -242,6 +242,31 @@ static void test_series(void)
     sim_free(sim);
 }
 
+/* A running total that grows at 2 units per simulated second until 50 ms, then stops. */
+static double probe_total(const void *ctx)
+{
+    double t = sim_time_to_sec(sim_now(ctx));
+    return 2.0 * MIN(t, 0.05);
+}
+
+static void test_series_rate(void)
+{
+    Sim *sim = sim_new(1);
+    Series *s = series_new(10 * SIM_MS);
+    series_add_rate_column(s, "rate", probe_total, sim);
+    series_add_column(s, "total", probe_total, sim);
+    series_start(s, sim, 0);
+    sim_run_until(sim, 100 * SIM_MS);
+    g_assert_cmpfloat(series_value(s, 0, 0), ==, 0.0);   /* no interval before the first row */
+    g_assert_cmpfloat_with_epsilon(series_value(s, 3, 0), 2.0, 1e-9);
+    g_assert_cmpfloat_with_epsilon(series_value(s, 3, 1), 0.06, 1e-12); /* the plain column */
+    g_assert_cmpfloat(series_value(s, 6, 0), ==, 0.0);   /* the total stopped at 50 ms */
+    series_sample(s, 100 * SIM_MS); /* the end-of-run row at the instant of the last one */
+    g_assert_cmpfloat(series_value(s, 11, 0), ==, series_value(s, 10, 0));
+    series_free(s);
+    sim_free(sim);
+}
+
 static void test_counters(void)
 {
     g_assert_cmpint(counter_lookup("TcpExtTCPTimeouts"), ==, CTR_TcpExtTCPTimeouts);
@@ -267,6 +292,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sim/stop", test_stop);
     g_test_add_func("/sim/rng-streams", test_rng_streams);
     g_test_add_func("/sim/series", test_series);
+    g_test_add_func("/sim/series-rate", test_series_rate);
     g_test_add_func("/sim/counters", test_counters);
     return g_test_run();
 }

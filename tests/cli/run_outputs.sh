@@ -45,6 +45,19 @@ ts="$TMP/fixed/before/timeseries.csv"
 [ "$(tail -n +2 "$ts" | cut -d, -f"$rw" | sort -n | tail -n 1)" -le 131072 ] ||
   fail "window above a fixed 131072-byte buffer"
 
+# CPU columns are shares of each interval: within [0, 1], softirq never above busy, and the
+# receiving host's CPUs did some work
+ts="$out/before/timeseries.csv"
+for c in 0 1; do
+  b=$(col "$ts" "server.cpu$c.busy"); q=$(col "$ts" "server.cpu$c.softirq")
+  [ -n "$b" ] && [ -n "$q" ] || fail "no server.cpu$c columns in $ts"
+  tail -n +2 "$ts" | awk -F, -v b="$b" -v q="$q" '
+    $b < 0 || $b > 1 + 1e-9 || $q > $b + 1e-9 { bad = 1 } END { exit bad }' ||
+    fail "server.cpu$c: a share outside [0, 1] or softirq above busy"
+done
+[ "$(tail -n +2 "$ts" | cut -d, -f"$(col "$ts" server.cpu0.busy)" | sort -g | tail -n 1)" != 0 ] ||
+  fail "server.cpu0 never busy"
+
 # one variant only; --quiet prints no summary
 expect_status 0 "$SKSIM_BIN" run "$f" --out "$TMP/one" --variant after --quiet
 [ ! -s "$TMP/out" ] || fail "--quiet printed: $(cat "$TMP/out")"
