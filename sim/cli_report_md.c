@@ -39,6 +39,7 @@ static const struct {
     { "retrans", "Retransmissions over time" },
     { "throughput", "Throughput over time" },
     { "throughput_flows", "Throughput per flow" },
+    { "cpu", "CPU use" },
     { "counters", "Report counters" },
 };
 

@@ -97,6 +97,13 @@ char *plot_retrans_dat(const PlotCsv *csv, const char *host);
  * order). NULL when there are no flow columns or fewer than two rows. */
 char *plot_throughput_dat(const PlotCsv *csv, GPtrArray *flows);
 
+/* CPU use in % from the <host>.cpu<N>.busy columns (shares of each interval; host NULL: every
+ * host): the CPUs whose mean share over the rows after the first is at least min_share, the
+ * busiest first, at most max_cpus of them; one row per sample after the first, "time_s cpu1
+ * cpu2 ...". Their names ("<host>.cpu<N>") go to *cpus. NULL when no CPU qualifies. */
+char *plot_cpu_dat(const PlotCsv *csv, const char *host, double min_share, guint max_cpus,
+                   GPtrArray *cpus);
+
 /* The counter rows of a compare.json (every row but goodput_bps and transactions_per_s): one
  * line per counter, "name value_variant1 value_variant2 ...". Counter names go to *names.
  * NULL when there are none. */

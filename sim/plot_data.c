@@ -200,6 +200,76 @@ char *plot_throughput_dat(const PlotCsv *csv, GPtrArray *flows)
     return g_string_free(out, FALSE);
 }
 
+/* ---- CPU use --------------------------------------------------------------------------------- */
+
+#define CPU_SUFFIX ".busy"
+
+typedef struct {
+    guint col;
+    double mean;
+} CpuCol;
+
+static gint cpu_col_busier(gconstpointer a, gconstpointer b)
+{
+    const CpuCol *x = a, *y = b;
+    if (x->mean != y->mean)
+        return x->mean > y->mean ? -1 : 1;
+    return x->col < y->col ? -1 : x->col > y->col; /* ties: in column order */
+}
+
+/* Is name "<host>.cpu<N>.busy" (of host, when host is not NULL)? */
+static gboolean is_cpu_busy_column(const char *name, const char *host)
+{
+    if (g_str_has_prefix(name, FLOW_PREFIX) || !g_str_has_suffix(name, CPU_SUFFIX))
+        return FALSE;
+    const char *cpu = g_strrstr_len(name, (gssize)(strlen(name) - strlen(CPU_SUFFIX)), ".cpu");
+    if (!cpu || cpu == name)
+        return FALSE;
+    return !host || (strlen(host) == (size_t)(cpu - name) && strncmp(name, host, strlen(host)) == 0);
+}
+
+static double column_mean(const PlotCsv *csv, guint col, guint first_row)
+{
+    double sum = 0.0;
+    for (guint r = first_row; r < csv->nrows; r++)
+        sum += plot_csv_value(csv, r, col);
+    return csv->nrows > first_row ? sum / (csv->nrows - first_row) : 0.0;
+}
+
+char *plot_cpu_dat(const PlotCsv *csv, const char *host, double min_share, guint max_cpus,
+                   GPtrArray *cpus)
+{
+    g_autoptr(GArray) sel = g_array_new(FALSE, FALSE, sizeof(CpuCol));
+    for (guint c = 1; c < csv->names->len; c++) {
+        if (!is_cpu_busy_column(g_ptr_array_index(csv->names, c), host))
+            continue;
+        CpuCol cc = { c, column_mean(csv, c, 1) }; /* the first row covers no interval */
+        if (cc.mean >= min_share)
+            g_array_append_val(sel, cc);
+    }
+    if (sel->len == 0)
+        return NULL;
+    g_array_sort(sel, cpu_col_busier);
+    if (sel->len > max_cpus)
+        g_array_set_size(sel, max_cpus);
+    GString *out = g_string_new("# time_s");
+    for (guint i = 0; i < sel->len; i++) {
+        const char *name = g_ptr_array_index(csv->names, g_array_index(sel, CpuCol, i).col);
+        g_ptr_array_add(cpus, g_strndup(name, strlen(name) - strlen(CPU_SUFFIX)));
+        g_string_append_printf(out, " %s", (const char *)g_ptr_array_index(cpus, cpus->len - 1));
+    }
+    g_string_append(out, "  (% busy)\n");
+    for (guint r = 1; r < csv->nrows; r++) {
+        plot_append_number(out, plot_csv_value(csv, r, 0));
+        for (guint i = 0; i < sel->len; i++) {
+            g_string_append_c(out, ' ');
+            plot_append_number(out, 100.0 * plot_csv_value(csv, r, g_array_index(sel, CpuCol, i).col));
+        }
+        g_string_append_c(out, '\n');
+    }
+    return g_string_free(out, FALSE);
+}
+
 /* ---- report counters ------------------------------------------------------------------------- */
 
 static gboolean is_metric_row(const char *name)

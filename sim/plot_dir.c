@@ -208,12 +208,33 @@ static PlotCsv *read_csv(Figures *f, guint v)
     return csv;
 }
 
+/* The CPU figure's CPUs: at least this share of the time busy on average, this many at most. */
+#define CPU_FIGURE_MIN_SHARE 0.25
+#define CPU_FIGURE_MAX_CPUS 6u
+
+static void cpu_series(Figures *f, const PlotCsv *csv, guint v, GString *vars, guint *n)
+{
+    const char *name = g_ptr_array_index(f->in->variants, v);
+    g_autoptr(GPtrArray) cpus = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *dat = plot_cpu_dat(csv, NULL, CPU_FIGURE_MIN_SHARE, CPU_FIGURE_MAX_CPUS, cpus);
+    g_autofree char *file = g_strdup_printf("cpu-%s.dat", name);
+    if (!dat || !write_dat(f, file, dat))
+        return;
+    g_autofree char *path = g_build_filename(f->pdir, file, NULL);
+    for (guint k = 0; k < cpus->len; k++) {
+        g_autofree char *label = g_strdup_printf("%s %s", name,
+                                                 (const char *)g_ptr_array_index(cpus, k));
+        add_series(vars, n, path, (int)k + 2, label, f->colors[v], (int)k % 5 + 1);
+    }
+}
+
 static void time_figures(Figures *f, const char *host)
 {
     g_autoptr(GString) rvars = g_string_new(NULL);
     g_autoptr(GString) tvars = g_string_new(NULL);
     g_autoptr(GString) fvars = g_string_new(NULL);
-    guint nr = 0, nt = 0, nf = 0;
+    g_autoptr(GString) cvars = g_string_new(NULL);
+    guint nr = 0, nt = 0, nf = 0, nc = 0;
     for (guint v = 0; v < f->in->variants->len; v++) {
         const char *name = g_ptr_array_index(f->in->variants, v);
         g_autoptr(PlotCsv) csv = read_csv(f, v);
@@ -240,8 +261,9 @@ static void time_figures(Figures *f, const char *host)
                 add_series(fvars, &nf, path, (int)k + 3, label, f->colors[v], (int)k % 5 + 1);
             }
         }
+        cpu_series(f, csv, v, cvars, &nc);
     }
-    GString *all[] = { rvars, tvars, fvars };
+    GString *all[] = { rvars, tvars, fvars, cvars };
     for (guint i = 0; i < G_N_ELEMENTS(all); i++)
         if (isfinite(f->in->warmup_s))
             plot_var_double(all[i], "warmup", f->in->warmup_s);
@@ -262,6 +284,12 @@ static void time_figures(Figures *f, const char *host)
     } else {
         note(f, "throughput: no flow.<name>.delivered_bytes columns (or fewer than 2 samples) in "
                 "timeseries.csv");
+    }
+    if (nc > 0) {
+        plot_var_int(cvars, "n", nc);
+        draw(f, "cpu", "CPU use (CPUs busy >= 25 % on average)", cvars);
+    } else {
+        note(f, "cpu: no <host>.cpu<N>.busy column averaging 25 %% or more in timeseries.csv");
     }
 }
 

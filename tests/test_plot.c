@@ -101,7 +101,7 @@ static PlotCsv *read_variant_csv(const char *variant)
 static void test_csv(void)
 {
     g_autoptr(PlotCsv) csv = read_variant_csv("before");
-    g_assert_cmpuint(csv->names->len, ==, 9);
+    g_assert_cmpuint(csv->names->len, ==, 10);
     g_assert_cmpuint(csv->nrows, ==, 4);
     g_assert_cmpint(plot_csv_column(csv, "server.TcpRetransSegs"), ==, 4);
     g_assert_cmpint(plot_csv_column(csv, "nope"), ==, -1);
@@ -178,6 +178,35 @@ static void test_throughput_dat(void)
     g_assert_null(plot_throughput_dat(none, flows));
     g_autoptr(PlotCsv) one = plot_csv_parse("time_s,flow.x.delivered_bytes\n0,0\n", "t", NULL);
     g_assert_null(plot_throughput_dat(one, flows));
+}
+
+static void test_cpu_dat(void)
+{
+    g_autoptr(PlotCsv) csv = plot_csv_parse("time_s,a.cpu0.busy,a.cpu0.softirq,a.cpu1.busy,"
+                                            "ab.cpu10.busy,flow.x.cpu0.busy\n"
+                                            "0,0,0,0,0,0\n"
+                                            "0.01,0.5,0.1,0.1,1,1\n"
+                                            "0.02,0.3,0.1,0.2,0.9,1\n",
+                                            "t", NULL);
+    g_assert_nonnull(csv);
+    /* means after the first row: a.cpu0 0.4, a.cpu1 0.15, ab.cpu10 0.95; busiest first, and
+     * neither the softirq column nor a flow column counts as a CPU */
+    g_autoptr(GPtrArray) cpus = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *all = plot_cpu_dat(csv, NULL, 0.25, 6, cpus);
+    g_assert_cmpstr(all, ==, "# time_s ab.cpu10 a.cpu0  (% busy)\n0.01 100 50\n0.02 90 30\n");
+    g_assert_cmpuint(cpus->len, ==, 2);
+    g_assert_cmpstr(g_ptr_array_index(cpus, 1), ==, "a.cpu0");
+    /* one host: "a" is not a prefix match for "ab" */
+    g_ptr_array_set_size(cpus, 0);
+    g_autofree char *a = plot_cpu_dat(csv, "a", 0.1, 6, cpus);
+    g_assert_cmpstr(a, ==, "# time_s a.cpu0 a.cpu1  (% busy)\n0.01 50 10\n0.02 30 20\n");
+    /* at most one CPU; none busy enough */
+    g_ptr_array_set_size(cpus, 0);
+    g_autofree char *one = plot_cpu_dat(csv, NULL, 0.0, 1, cpus);
+    g_assert_cmpstr(one, ==, "# time_s ab.cpu10  (% busy)\n0.01 100\n0.02 90\n");
+    g_ptr_array_set_size(cpus, 0);
+    g_assert_null(plot_cpu_dat(csv, NULL, 0.99, 6, cpus));
+    g_assert_cmpuint(cpus->len, ==, 0);
 }
 
 static void test_counters_dat(void)
@@ -314,7 +343,7 @@ static void test_draw_compare(void)
     g_assert_true(plot_directory(p, dir, "server", written, notes, &err));
     g_assert_no_error(err);
     g_assert_cmpuint(notes->len, ==, 0);
-    const char *figures[] = { "retrans", "throughput", "throughput_flows", "counters" };
+    const char *figures[] = { "retrans", "throughput", "throughput_flows", "cpu", "counters" };
     g_assert_cmpuint(written->len, ==, 2 * G_N_ELEMENTS(figures));
     for (guint i = 0; i < G_N_ELEMENTS(figures); i++) {
         g_autofree char *png = g_strdup_printf("%s/plots/%s.png", dir, figures[i]);
@@ -329,6 +358,10 @@ static void test_draw_compare(void)
     g_autofree char *rtext = NULL;
     g_assert_true(g_file_get_contents(rdat, &rtext, NULL, NULL));
     g_assert_true(g_str_has_suffix(rtext, "0.03 5 1 0\n"));
+    g_autofree char *cdat = g_build_filename(dir, "plots", "cpu-after.dat", NULL);
+    g_autofree char *ctext = NULL;
+    g_assert_true(g_file_get_contents(cdat, &ctext, NULL, NULL));
+    g_assert_cmpstr(ctext, ==, "# time_s server.cpu0  (% busy)\n0.01 25\n0.02 50\n0.03 75\n");
     /* nothing else: no temporary files left behind */
     g_autofree char *pdir = g_build_filename(dir, "plots", NULL);
     g_autoptr(GDir) pd = g_dir_open(pdir, 0, NULL);
@@ -339,7 +372,7 @@ static void test_draw_compare(void)
                       g_str_has_suffix(name, ".dat"));
         n++;
     }
-    g_assert_cmpuint(n, ==, 8 + 5); /* 4 figures x 2, retrans and throughput x 2, counters */
+    g_assert_cmpuint(n, ==, 10 + 7); /* 5 figures x 2, retrans, throughput and cpu x 2, counters */
     remove_tree(dir);
 }
 
@@ -354,7 +387,7 @@ static void test_draw_single_run(void)
     g_autoptr(GError) err = NULL;
     g_assert_true(plot_directory(p, run, NULL, written, NULL, &err));
     g_assert_no_error(err);
-    g_assert_cmpuint(written->len, ==, 6); /* no counters figure without compare.json */
+    g_assert_cmpuint(written->len, ==, 8); /* no counters figure without compare.json */
     g_autofree char *png = g_build_filename(run, "plots", "throughput.png", NULL);
     assert_image(png, "PNG");
     remove_tree(dir);
@@ -391,7 +424,7 @@ static void test_gnuplot_failure(void)
     g_autofree char *scripts = g_build_filename(dir, "scripts", NULL);
     g_assert_cmpint(g_mkdir(scripts, 0777), ==, 0);
     const char *names[] = { "common.gp", "retrans.gp", "throughput.gp", "throughput_flows.gp",
-                            "counters.gp" };
+                            "cpu.gp", "counters.gp" };
     for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
         g_autofree char *src_rel = g_build_filename("plots", names[i], NULL);
         g_autofree char *src = source_path(src_rel);
@@ -411,7 +444,7 @@ static void test_gnuplot_failure(void)
     g_assert_error(err, PLOT_ERROR, PLOT_ERROR_GNUPLOT);
     g_assert_nonnull(strstr(err->message, "1 figure failed: gnuplot counters.gp (png) failed: "));
     g_assert_nonnull(strstr(err->message, "no_such_variable"));
-    g_assert_cmpuint(written->len, ==, 6);
+    g_assert_cmpuint(written->len, ==, 8);
     g_autofree char *pdir = g_build_filename(dir, "plots", NULL);
     g_autoptr(GDir) pd = g_dir_open(pdir, 0, NULL);
     const char *name;
@@ -429,6 +462,7 @@ int main(int argc, char **argv)
     g_test_add_func("/plot/retrans-dat", test_retrans_dat);
     g_test_add_func("/plot/throughput-dat", test_throughput_dat);
     g_test_add_func("/plot/counters-dat", test_counters_dat);
+    g_test_add_func("/plot/cpu-dat", test_cpu_dat);
     g_test_add_func("/plot/vars", test_vars);
     g_test_add_func("/plot/colors", test_colors);
     g_test_add_func("/plot/draw-compare", test_draw_compare);

@@ -39,7 +39,7 @@ expect_grep "^# counter before after$" "$TMP/c/plots/counters.dat"
 # sksim plot on the hand-made compare output: every figure, listed on stdout
 cp -r tests/data/plot_compare "$TMP/hand"
 expect_status 0 "$SKSIM_BIN" plot "$TMP/hand" --host server
-for fig in retrans throughput throughput_flows counters; do
+for fig in retrans throughput throughput_flows cpu counters; do
   expect_grep "^wrote $TMP/hand/plots/$fig.png$" "$TMP/out"
   expect_grep "^wrote $TMP/hand/plots/$fig.svg$" "$TMP/out"
   [ -s "$TMP/hand/plots/$fig.png" ] || fail "$fig.png missing"
@@ -60,6 +60,18 @@ if head -n 1 "$TMP/r/after/timeseries.csv" | grep -Eq ',flow\.[^,]+\.delivered_b
 else
   expect_grep "^skipped throughput: no flow" "$TMP/out"
 fi
+
+# CPU use: at 1 Gbit/s no CPU averages 25 %, so the figure is skipped with a note; at 40 Gbit/s
+# the busy CPUs are drawn, in % of each interval
+expect_grep "^skipped cpu: no <host>.cpu<N>.busy column averaging 25 % or more" "$TMP/out"
+expect_status 0 "$SKSIM_BIN" run tests/data/cli_tiny.yaml --out "$TMP/fast" --quiet \
+  --set links.wire.rate=40Gbit
+expect_status 0 "$SKSIM_BIN" plot "$TMP/fast"
+[ -s "$TMP/fast/plots/cpu.png" ] && [ -s "$TMP/fast/plots/cpu.svg" ] || fail "cpu not drawn"
+dat="$TMP/fast/plots/cpu-after.dat"
+head -n 1 "$dat" | grep -Eq '^# time_s( [a-z]+\.cpu[0-9]+)+  \(% busy\)$' || fail "cpu header: $(head -n 1 "$dat")"
+tail -n +2 "$dat" | awk '{ for (i = 2; i <= NF; i++) if ($i < 0 || $i > 100) bad = 1 } END { exit bad }' ||
+  fail "a CPU share outside 0-100 %"
 
 # nothing to plot: exit 2
 mkdir "$TMP/none"
