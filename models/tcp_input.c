@@ -65,11 +65,12 @@ static bool tcp_ack_update_rtt(TcpSock *tp, int flag, int64_t seq_rtt_us, int64_
     if (seq_rtt_us < 0)
         seq_rtt_us = sack_rtt_us;
     if (seq_rtt_us < 0 && tp->saw_tstamp && tp->rcv_tsecr && (flag & FLAG_ACKED)) {
-        uint32_t delta = tcp_time_stamp_ms(tp) - tp->rcv_tsecr;
-        if (delta < INT32_MAX / (1000000 / TCP_TS_HZ)) {
-            if (!delta)
-                delta = 1;
-            seq_rtt_us = (int64_t)delta * (1000000 / TCP_TS_HZ);
+        uint32_t delta = tcp_time_stamp_ts(tp) - tp->rcv_tsecr; /* tcp_rtt_tsopt_us */
+        uint32_t tick = tcp_ts_tick_us(tp);
+        if (delta < INT32_MAX / tick) {
+            if (!delta && tick > 1)
+                delta = 1; /* a ms clock: at least one tick; a us one is taken as it is */
+            seq_rtt_us = (int64_t)delta * tick;
             *ca_rtt_us = seq_rtt_us;
         }
     }
@@ -120,7 +121,7 @@ static void tcp_rtx_queue_free_head(TcpSock *tp, Skb *skb, Cpu *cpu)
  * last transmission was acked by the original. */
 static bool tcp_skb_spurious_retrans(const TcpSock *tp, const Skb *skb)
 {
-    uint32_t skb_ts = (uint32_t)(skb->tx_time / (SIM_S / TCP_TS_HZ)) + 1u;
+    uint32_t skb_ts = tcp_ts_at(tp, skb->tx_time);
     return (skb->sacked & TCPCB_RETRANS) && tp->undo_marker && tp->saw_tstamp && tp->rcv_tsecr &&
            (int32_t)(tp->rcv_tsecr - skb_ts) < 0;
 }

@@ -5,7 +5,8 @@
  * icsk_ack.pending, ... Sequence numbers are 64-bit and never wrap, so plain comparisons replace
  * the kernel's before()/after(). Time: sim_time_t ns for skb stamps and tcp_mstamp, microseconds
  * where the kernel keeps microseconds (RTT state), jiffies of the host's HZ for timer_list
- * values (icsk_rto, ato, timeouts), milliseconds for the timestamp option (TCP_TS_HZ = 1000).
+ * values (icsk_rto, ato, timeouts), milliseconds for the timestamp option (TCP_TS_HZ = 1000;
+ * microseconds with hosts.H.tcp.usec_ts).
  * Constants cite shared/notes/kernel-tcp-timers-acks.md ("T.x") or kernel-host-mechanics.md
  * ("H.x").
  */
@@ -256,11 +257,21 @@ static inline uint64_t tcp_jiffies(const TcpSock *tp)
 {
     return ktimer_jiffies(tcp_sim(tp), tp->hz, tp->tick_phase);
 }
-/* The TS clock in ms, starting at 1: Linux's is offset from boot (and per connection), and a
- * zero TSecr / retrans_stamp means "none" to the RTT fallback and to Eifel detection. */
-static inline uint32_t tcp_time_stamp_ms(const TcpSock *tp)
+/* Microseconds per tick of this host's TS clock: 1000 (TCP_TS_HZ), or 1 with tcp_usec_ts. */
+static inline uint32_t tcp_ts_tick_us(const TcpSock *tp)
 {
-    return (uint32_t)(sim_now(tcp_sim(tp)) / (SIM_S / TCP_TS_HZ)) + 1u;
+    return tcp_conf(tp)->usec_ts ? 1u : 1000000u / TCP_TS_HZ;
+}
+/* A time on the TS clock, starting at 1: Linux's is offset from boot (and per connection), and
+ * a zero TSecr / retrans_stamp means "none" to the RTT fallback and to Eifel detection. */
+static inline uint32_t tcp_ts_at(const TcpSock *tp, sim_time_t t)
+{
+    return (uint32_t)(t / ((sim_time_t)tcp_ts_tick_us(tp) * SIM_US)) + 1u;
+}
+/* tcp_time_stamp_ts: now on the TS clock (ms, or us with tcp_usec_ts; wraps like the kernel's). */
+static inline uint32_t tcp_time_stamp_ts(const TcpSock *tp)
+{
+    return tcp_ts_at(tp, sim_now(tcp_sim(tp)));
 }
 static inline uint32_t tcp_rto_min_us(const TcpSock *tp)
 {

@@ -63,7 +63,7 @@ static void tcp_build_header(TcpSock *tp, Skb *skb)
     skb->flags |= TCPHDR_ACK;
     skb->win = tcp_select_window(tp);
     if (tp->ts_ok) {
-        skb->tsval = tcp_time_stamp_ms(tp);
+        skb->tsval = tcp_time_stamp_ts(tp);
         skb->tsecr = tp->ts_recent;
     }
     if (tp->sack_ok)
@@ -553,7 +553,7 @@ int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
     }
     /* the TS clock of the first (attempted) retransmission, for Eifel (T.C.6) */
     if (!tp->retrans_stamp)
-        tp->retrans_stamp = tcp_time_stamp_ms(tp);
+        tp->retrans_stamp = tcp_time_stamp_ts(tp);
     if (tp->undo_retrans < 0)
         tp->undo_retrans = 0;
     tp->undo_retrans += (int32_t)tcp_skb_pcount(skb);

@@ -256,15 +256,16 @@ void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
     tp->rcv_rtt_last_tsecr = tp->rcv_tsecr;
     if (skb->len < tp->ack.rcv_mss)
         return;
-    uint32_t delta = tcp_time_stamp_ms(tp) - tp->rcv_tsecr;
-    if (delta > INT32_MAX / 1000) /* ms -> us must not overflow */
+    uint32_t delta = tcp_time_stamp_ts(tp) - tp->rcv_tsecr;
+    uint32_t tick = tcp_ts_tick_us(tp);
+    if (delta > INT32_MAX / tick) /* ticks -> us must not overflow */
         return;
     if (tcp_drs_2025(tp)) {
         if (delta)
-            tcp_rcv_rtt_update(tp, delta * (1000000 / TCP_TS_HZ), false);
+            tcp_rcv_rtt_update(tp, delta * tick, false);
         return;
     }
-    int64_t m = (int64_t)(delta ? delta : 1) * (1000000 / TCP_TS_HZ);
+    int64_t m = (int64_t)(delta ? delta : 1) * tick;
     if (tp->rcv_rtt_us) {
         m -= tp->rcv_rtt_us >> 3;
         tp->rcv_rtt_us = (uint32_t)((int64_t)tp->rcv_rtt_us + m);

@@ -214,6 +214,11 @@ static const ConfKey table[] = {
     HOST("tcp", "tcp.sack", CONF_T_BOOL, tcp.sack, "true", NULL, NULL, "net.ipv4.tcp_sack=1."),
     HOST("tcp", "tcp.timestamps", CONF_T_BOOL, tcp.timestamps, "true", NULL, NULL,
          "net.ipv4.tcp_timestamps=1: a 12-byte option in every segment."),
+    HOST("tcp", "tcp.usec_ts", CONF_T_BOOL, tcp.usec_ts, "false", NULL, NULL,
+         "The host's TSval counts microseconds instead of milliseconds: the route feature "
+         "tcp_usec_ts (ip route ... features tcp_usec_ts, 6.7+). Each side echoes the other's "
+         "values, so the hosts of one connection need not agree. TSecr-based RTT samples (the "
+         "receiver's autotuning RTT, the sender's fallback) become us-exact."),
     HOST("tcp", "tcp.tlp", CONF_T_BOOL, tcp.tlp, "true", NULL, NULL,
          "Tail loss probe: net.ipv4.tcp_early_retrans=3 (3.10+)."),
     HOST("tcp", "tcp.limit_output_bytes", CONF_T_SIZE, tcp.limit_output_bytes, "1MiB", "1", "1GiB",

@@ -107,6 +107,7 @@ typedef struct TcpConf {
     uint32_t frto;             /* hosts.H.tcp.frto */
     bool sack;                 /* hosts.H.tcp.sack */
     bool timestamps;           /* hosts.H.tcp.timestamps */
+    bool usec_ts;              /* hosts.H.tcp.usec_ts: TSval in us (route feature tcp_usec_ts) */
     bool tlp;                  /* hosts.H.tcp.tlp (tcp_early_retrans >= 3) */
     uint32_t limit_output_bytes; /* hosts.H.tcp.limit_output_bytes (TSQ) */
     bool pacing;               /* hosts.H.tcp.pacing: TCP internal pacing (EDT, 4.20+) */

@@ -121,6 +121,27 @@ static void test_drs_rtt(void)
     th_free(tb);
 }
 
+/* tcp_usec_ts (6.7+) on both hosts: TSvals count microseconds (b's ACK at 1 ms carries
+ * 1000 + 1), and the legacy TSecr sample that the ms clock rounds up to 1 ms above is the exact
+ * 1201 - 1001 = 200 us. */
+static void test_usec_ts(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.usec_ts = tb->conf[1].tcp.usec_ts = true;
+    tb->conf[1].tcp.rcv_autotune = TCP_RCV_AUTOTUNE_LEGACY;
+    th_connect(tb, 1500);
+    th_run_to(tb, SIM_MS);
+    th_write(tb->a, 1448);
+    th_pump(tb);
+    th_read(tb->b);
+    g_assert_cmpuint(tb->a->ts_recent, ==, 1001);
+    th_run_to(tb, 1200 * SIM_US);
+    th_write(tb->a, 10 * 1448);
+    th_pump(tb);
+    g_assert_cmpuint(tb->b->rcv_rtt_us, ==, 8 * 200);
+    th_free(tb);
+}
+
 /* The first adjustment at 1.2 ms (>= 200 us after the start of the measure at 0): copied = 81
  * MSS = 117288 > space 65535, nothing unread (adv_win_scale 1: rcvbuf = 2 x window).
  *   6.16: rcvwin = 2 x 117288 = 234576 -> rcvbuf 469152, window_clamp 234576;
@@ -174,6 +195,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
     g_test_add_func("/tcp/rcvbuf/drs-2025-rtt", test_drs_rtt);
+    g_test_add_func("/tcp/rcvbuf/usec-ts", test_usec_ts);
     g_test_add_func("/tcp/rcvbuf/drs-2025-grow", test_drs_grow);
     return g_test_run();
 }
