@@ -84,7 +84,7 @@ static void call_done(AppThread *th)
     case APP_RR_SERVER:
         if (!was_send) {
             a->delivered += th->call.done;
-            cpu_charge(th->task.cpu, host_cost(th->task.host, COST_RR_APP));
+            cpu_charge_cost(th->task.cpu, COST_RR_APP);
         }
         th->sending = !was_send;
         break;
@@ -105,7 +105,7 @@ static void thread_step(Task *t)
             return;
     }
     begin_call(th);
-    cpu_charge(t->cpu, host_cost(t->host, COST_SYSCALL));
+    cpu_charge_cost(t->cpu, COST_SYSCALL);
 }
 
 static void thread_init(AppThread *th, App *a, AppRole role, Host *h, TcpSock *tp,

@@ -256,6 +256,20 @@ void cpu_charge(Cpu *cpu, sim_time_t ns)
     cpu->pending_ns += ns;
 }
 
+void cpu_charge_op(Cpu *cpu, CostId id, sim_time_t ns)
+{
+    if (!cpu)
+        return;
+    cpu->host->cpu_profile_ns[id] += ns;
+    cpu_charge(cpu, ns);
+}
+
+void cpu_charge_cost(Cpu *cpu, CostId id)
+{
+    if (cpu)
+        cpu_charge_op(cpu, id, host_cost(cpu->host, id));
+}
+
 bool cpu_in_softirq(const Cpu *cpu)
 {
     return cpu->mode == CPU_SOFTIRQ || (cpu->curr == &cpu->ksoftirqd && cpu->softirq.active);
@@ -488,6 +502,7 @@ static void cpu_schedule(Cpu *cpu)
         cpu->last_ran = next;
         cpu->ctx_switches++;
         switch_ns += host_cost(cpu->host, COST_CTX_SWITCH);
+        cpu->host->cpu_profile_ns[COST_CTX_SWITCH] += host_cost(cpu->host, COST_CTX_SWITCH);
     }
     set_mode(cpu, CPU_SWITCH);
     sim_schedule_in(cpu->sim, &cpu->ev, switch_ns);
@@ -648,7 +663,7 @@ void task_wake(Task *t, Cpu *waker)
     if (t->state != TASK_SLEEPING)
         return;
     if (waker)
-        cpu_charge(waker, host_cost(waker->host, COST_WAKEUP));
+        cpu_charge_cost(waker, COST_WAKEUP);
     if (t->on_rq) {
         t->state = TASK_RUNNING; /* woken before its sleep took effect: it keeps running */
         return;
@@ -776,6 +791,7 @@ static void lb_pull(Cpu *dst, Cpu *src, Task *t, const char *why, bool notify)
             t->name, src->index, dst->index, why);
     task_move(t, dst);
     dst->balance_ns += host_cost(dst->host, COST_LB_PULL);
+    dst->host->cpu_profile_ns[COST_LB_PULL] += host_cost(dst->host, COST_LB_PULL);
     if (notify)
         check_preempt(dst, t);
 }

@@ -90,6 +90,10 @@ Host *cpu_host(const Cpu *cpu);
 /* Add CPU time to whatever context is executing on cpu right now (a task step or a softirq
  * unit). Outside any context it is an error. cpu may be NULL (no-op). */
 void cpu_charge(Cpu *cpu, sim_time_t ns);
+/* cpu_charge for operation id of the cost table: the host's CPU profile (Host.cpu_profile_ns)
+ * books the time to id. cpu_charge_cost charges the table's price for one operation. */
+void cpu_charge_op(Cpu *cpu, CostId id, sim_time_t ns);
+void cpu_charge_cost(Cpu *cpu, CostId id);
 bool cpu_in_softirq(const Cpu *cpu);
 Task *cpu_current(const Cpu *cpu);      /* the task running or interrupted, NULL when idle */
 bool cpu_need_resched(const Cpu *cpu);

@@ -38,7 +38,7 @@ void ip_output(Host *h, Skb *skb, Cpu *cpu)
     if (dev->kind == NETDEV_LOOPBACK) {
         loopback_xmit(dev, skb, cpu);
     } else {
-        cpu_charge(cpu, host_cost(h, COST_DEV_XMIT));
+        cpu_charge_cost(cpu, COST_DEV_XMIT);
         nic_xmit(dev, skb, cpu);
     }
 }
@@ -52,7 +52,7 @@ static Sock *ip_lookup(const Host *h, uint16_t dport)
 
 void ip_rcv(Host *h, Skb *skb, Cpu *cpu)
 {
-    cpu_charge(cpu, host_cost(h, COST_IP_RCV));
+    cpu_charge_cost(cpu, COST_IP_RCV);
     h->ctr.v[CTR_IpExtInOctets] += wire_ip_len(skb);
     Sock *sk = ip_lookup(h, skb->dport);
     if (!sk) {

@@ -76,7 +76,7 @@ static void enqueue_to_backlog(Loopback *lo, LoBacklog *b, Skb *skb, Cpu *cpu)
 void loopback_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
 {
     Loopback *lo = (Loopback *)dev;
-    cpu_charge(cpu, host_cost(dev->host, COST_LOOPBACK_XMIT));
+    cpu_charge_cost(cpu, COST_LOOPBACK_XMIT);
     netdev_tap(dev, skb);
     netdev_skb_orphan(skb, cpu);
     dev->stats.tx_skbs++;

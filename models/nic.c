@@ -146,7 +146,7 @@ void nic_tx_done(NetDev *dev, Skb *skb)
 
 static void nic_tx_clean(Nic *n, Skb *skb, Cpu *cpu)
 {
-    cpu_charge(cpu, host_cost(n->dev.host, COST_TX_COMPLETION));
+    cpu_charge_cost(cpu, COST_TX_COMPLETION);
     g_assert(n->ring_used > 0);
     n->ring_used--;
     netdev_skb_orphan(skb, cpu);
@@ -193,11 +193,10 @@ static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
 {
     NicQueue *q = w->ctx;
     Nic *n = q->nic;
-    const Host *h = n->dev.host;
     /* COST_NAPI_POLL is per call of the driver's poll (the cost row: "one napi_poll call"): a
      * poll that uses its whole weight pays its set-up too, not only the one that completes. */
     if (w->polled == 0)
-        cpu_charge(cpu, host_cost(h, COST_NAPI_POLL));
+        cpu_charge_cost(cpu, COST_NAPI_POLL);
     Skb *skb = q->index == 0 ? skb_dequeue(&n->tx_done) : NULL;
     if (skb) {
         nic_tx_clean(n, skb, cpu);
@@ -206,10 +205,9 @@ static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
     skb = nic_rx_take(q);
     if (!skb)
         return nic_napi_complete(q, cpu);
-    sim_time_t cost = host_cost(h, COST_RX_FRAME);
+    cpu_charge_cost(cpu, COST_RX_FRAME);
     if (n->conf->gro)
-        cost += host_cost(h, COST_GRO_FRAME);
-    cpu_charge(cpu, cost);
+        cpu_charge_cost(cpu, COST_GRO_FRAME);
     gro_receive(&q->gro, skb, cpu);
     return true;
 }

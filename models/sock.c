@@ -192,7 +192,7 @@ static bool try_coalesce(Sock *sk, Skb *skb)
 
 bool tcp_add_backlog(Sock *sk, Skb *skb, Cpu *cpu)
 {
-    cpu_charge(cpu, host_cost(sk->host, COST_BACKLOG_ADD));
+    cpu_charge_cost(cpu, COST_BACKLOG_ADD);
     if (try_coalesce(sk, skb))
         return true;
     if (sk->backlog_len + sk->rmem_alloc > sk_backlog_limit(sk)) {
@@ -247,7 +247,7 @@ static void drain_one(Sock *sk, Task *t)
     skb->next = skb->prev = NULL;
     bool last_of_batch = sk->drain_batch == NULL;
     sk->ops->backlog_rcv(sk, skb, t->cpu);
-    cpu_charge(t->cpu, host_cost(sk->host, COST_BACKLOG_EXTRA));
+    cpu_charge_cost(t->cpu, COST_BACKLOG_EXTRA);
     /* 2025 loop: no cond_resched() after a batch's last skb; the loop before it (every = 1)
      * had one after every skb, so a one-skb drain yielded too (net/core/sock.c, notes A.5). */
     if (!last_of_batch || sk->host->stack->release_sock_resched_every == 1)
@@ -305,7 +305,7 @@ bool lock_sock_step(Sock *sk, Task *t)
     sk->owner = t;
     if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
         obs_sock_owner(sk, t, true);
-    cpu_charge(t->cpu, lock_half_cost(sk, false));
+    cpu_charge_op(t->cpu, COST_LOCK_SOCK, lock_half_cost(sk, false));
     slock_unlock_bh(t);
     return true;
 }
@@ -320,7 +320,7 @@ bool release_sock_step(Sock *sk, Task *t)
     sk->owner = NULL;
     if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
         obs_sock_owner(sk, t, false);
-    cpu_charge(t->cpu, lock_half_cost(sk, true));
+    cpu_charge_op(t->cpu, COST_LOCK_SOCK, lock_half_cost(sk, true));
     Task *waiter = sk->lock_waiter;
     sk->lock_waiter = NULL;
     if (waiter)

@@ -148,7 +148,7 @@ void softirq_begin(SoftirqEngine *e, bool in_ksoftirqd)
         e->runs_ksoftirqd++;
     else
         e->runs_inline++;
-    cpu_charge(e->cpu, host_cost(e->host, COST_SOFTIRQ_ENTRY));
+    cpu_charge_cost(e->cpu, COST_SOFTIRQ_ENTRY);
     e->end_jiffies = jiffies_now(e) + ktimer_ns_to_jiffies(MAX_SOFTIRQ_TIME_NS, e->host->hz);
     e->restarts_left = MAX_SOFTIRQ_RESTART;
     start_round(e);

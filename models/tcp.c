@@ -213,7 +213,8 @@ static bool sk_stream_memory_free(const TcpSock *tp)
 
 static void tcp_charge_copy(const TcpSock *tp, Cpu *cpu, uint64_t bytes)
 {
-    cpu_charge(cpu, (sim_time_t)((bytes * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB)) / 1024u));
+    cpu_charge_op(cpu, COST_COPY_PER_KB,
+                  (sim_time_t)((bytes * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB)) / 1024u));
 }
 
 /* sk_stream_alloc_skb + skb_entail: a new empty skb at the tail of the write queue. */

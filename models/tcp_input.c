@@ -484,7 +484,8 @@ static bool tcp_copy_to_ucopy(TcpSock *tp, const Skb *skb, Cpu *cpu)
     tp->bytes_received += skb->len;
     tp->copied_seq = skb->end_seq;
     tp->rcv_nxt = skb->end_seq;
-    cpu_charge(cpu, (sim_time_t)((uint64_t)skb->len * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB) / 1024u));
+    cpu_charge_op(cpu, COST_COPY_PER_KB,
+                  (sim_time_t)((uint64_t)skb->len * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB) / 1024u));
     return true;
 }
 
@@ -538,19 +539,38 @@ static void tcp_rcv_slow_path(TcpSock *tp, Skb *skb, Cpu *cpu)
     tcp_ack_snd_check(tp, cpu);
 }
 
+/* What tcp_rcv_established charges for skb, by row: COST_TCP_RCV_ACK for a pure ACK, else
+ * COST_TCP_RCV_DATA once (*id) and COST_TCP_RCV_DATA_SEG per segment (*seg_ns). */
+static void tcp_rcv_cost_rows(const TcpSock *tp, const Skb *skb, CostId *id, sim_time_t *seg_ns)
+{
+    uint32_t segs = skb->gso_segs ? skb->gso_segs : 1u;
+    *id = skb->len ? COST_TCP_RCV_DATA : COST_TCP_RCV_ACK;
+    *seg_ns = skb->len ? (sim_time_t)segs * host_cost(tcp_host(tp), COST_TCP_RCV_DATA_SEG) : 0;
+}
+
 sim_time_t tcp_rcv_cost(const TcpSock *tp, const Skb *skb)
 {
-    const Host *h = tp->sk.host;
-    if (!skb->len)
-        return host_cost(h, COST_TCP_RCV_ACK);
-    uint32_t segs = skb->gso_segs ? skb->gso_segs : 1u;
-    return host_cost(h, COST_TCP_RCV_DATA) + (sim_time_t)segs * host_cost(h, COST_TCP_RCV_DATA_SEG);
+    CostId id;
+    sim_time_t seg_ns;
+    tcp_rcv_cost_rows(tp, skb, &id, &seg_ns);
+    return host_cost(tcp_host(tp), id) + seg_ns;
+}
+
+/* tcp_rcv_cost, booked to its rows in the CPU profile. */
+static void tcp_charge_rcv(const TcpSock *tp, const Skb *skb, Cpu *cpu)
+{
+    CostId id;
+    sim_time_t seg_ns;
+    tcp_rcv_cost_rows(tp, skb, &id, &seg_ns);
+    tcp_charge(tp, cpu, id);
+    if (seg_ns)
+        cpu_charge_op(cpu, COST_TCP_RCV_DATA_SEG, seg_ns);
 }
 
 void tcp_rcv_established(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     tp->tcp_mstamp = sim_now(tcp_sim(tp));
-    cpu_charge(cpu, tcp_rcv_cost(tp, skb));
+    tcp_charge_rcv(tp, skb, cpu);
     tp->saw_tstamp = tp->ts_ok;
     if (tp->saw_tstamp) {
         tp->rcv_tsval = skb->tsval;

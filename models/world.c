@@ -7,6 +7,8 @@
  */
 #include "models/world.h"
 
+#include <string.h>
+
 #include "models/app.h"
 #include "models/cpu.h"
 #include "models/netdev.h"
@@ -225,6 +227,7 @@ void world_reset_counters(World *w)
     for (guint i = 0; i < w->hosts->len; i++) {
         Host *h = g_ptr_array_index(w->hosts, i);
         counters_reset(&h->ctr);
+        memset(h->cpu_profile_ns, 0, sizeof h->cpu_profile_ns);
         for (uint32_t c = 0; c < h->ncpus; c++)
             w->cpu_base[i][c] = cpu_stats(h->cpus[c]);
     }
@@ -387,6 +390,7 @@ void world_collect(World *w, RunResult *r, sim_time_t measured_ns)
         HostResult *hr = host_result_new(h->name);
         hr->counters = h->ctr;
         hr->cpus = cpu_results(h, w->cpu_base[i]);
+        memcpy(hr->cpu_profile_ns, h->cpu_profile_ns, sizeof hr->cpu_profile_ns);
         g_ptr_array_add(r->hosts, hr);
     }
     for (guint i = 0; i < w->flows->len; i++)

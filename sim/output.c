@@ -68,6 +68,18 @@ static void write_cpus(JsonWriter *w, const GArray *cpus)
     json_end_array(w);
 }
 
+/* The host's CPU time (all CPUs) per row of the cost table, in table order, zeros included. */
+static void write_cpu_profile(JsonWriter *w, const HostResult *h)
+{
+    json_key(w, "cpu_profile_s");
+    json_begin_object(w);
+    for (int id = 0; id < COST_COUNT; id++) {
+        json_key(w, cost_key((CostId)id));
+        json_double(w, sim_time_to_sec(h->cpu_profile_ns[id]));
+    }
+    json_end_object(w);
+}
+
 static void write_hosts(JsonWriter *w, const RunResult *r)
 {
     json_begin_object(w);
@@ -82,8 +94,10 @@ static void write_hosts(JsonWriter *w, const RunResult *r)
             json_uint(w, h->counters.v[id]);
         }
         json_end_object(w);
-        if (h->cpus)
+        if (h->cpus) {
             write_cpus(w, h->cpus);
+            write_cpu_profile(w, h);
+        }
         json_end_object(w);
     }
     json_end_object(w);

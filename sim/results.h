@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/costs.h"
 #include "sim/counters.h"
 #include "sim/series.h"
 #include "sim/simtime.h"
@@ -22,6 +23,8 @@ typedef struct HostResult {
     char *name;
     CounterSet counters; /* since the end of the warm-up */
     GArray *cpus;        /* CpuResult per CPU; NULL when the run had no CPU model */
+    sim_time_t cpu_profile_ns[COST_COUNT]; /* CPU time per cost-table row, all CPUs, since the
+                                              warm-up */
 } HostResult;
 
 typedef struct FlowResult {
