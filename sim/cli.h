@@ -143,15 +143,19 @@ void compare_row_free(gpointer row);
 /* Rows for results (RunResult*, one per variant): the report counters (of the report host, or
  * summed over hosts; a HOST.COUNTER row of HOST, labelled so), then goodput and transactions/s. */
 GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results);
+/* The CPU profile (RunResult hosts' cpu_profile_ns) as rows "<host> <cost key>" in ms, host by
+ * host in result order, cost rows in table order; rows that are zero in every variant are left
+ * out. */
+GPtrArray *compare_profile_rows(const GPtrArray *results);
 /* (last - first) / first in percent; NaN when undefined. */
 double compare_change_pct(const CompareRow *row);
 /* The Markdown table alone (what `compare` prints). */
 char *compare_table(const GPtrArray *rows, const GPtrArray *results);
 /* "PASS name: value in [min, max]" or "FAIL name: ..." (no newline). */
 char *compare_check_line(const CheckOutcome *c);
-/* compare.md: title, seed, table, checks. */
+/* compare.md: title, seed, table, checks, then the CPU profile table (profile may be NULL). */
 char *compare_markdown(const Scenario *s, uint64_t seed, const char *table,
-                       const GArray *checks);
+                       const GArray *checks, const char *profile);
 /* compare.json. */
 char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
                    const GPtrArray *results, const GArray *checks);

@@ -102,6 +102,41 @@ GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results)
     return rows;
 }
 
+static const HostResult *result_host(const RunResult *r, const char *name)
+{
+    for (guint i = 0; i < r->hosts->len; i++) {
+        const HostResult *h = g_ptr_array_index(r->hosts, i);
+        if (strcmp(h->name, name) == 0)
+            return h;
+    }
+    return NULL;
+}
+
+GPtrArray *compare_profile_rows(const GPtrArray *results)
+{
+    GPtrArray *rows = g_ptr_array_new_with_free_func(compare_row_free);
+    if (results->len == 0)
+        return rows;
+    const RunResult *first = g_ptr_array_index(results, 0);
+    for (guint h = 0; h < first->hosts->len; h++) {
+        const char *host = ((const HostResult *)g_ptr_array_index(first->hosts, h))->name;
+        for (int id = 0; id < COST_COUNT; id++) {
+            g_autofree char *name = g_strdup_printf("%s %s", host, cost_key((CostId)id));
+            CompareRow *row = compare_row_new(name, cost_key((CostId)id), 1e3, 1);
+            for (guint v = 0; v < results->len; v++) {
+                const HostResult *hr = result_host(g_ptr_array_index(results, v), host);
+                double s = hr ? sim_time_to_sec(hr->cpu_profile_ns[id]) : NAN;
+                g_array_append_val(row->values, s);
+            }
+            if (row_any_positive(row))
+                g_ptr_array_add(rows, row);
+            else
+                compare_row_free(row);
+        }
+    }
+    return rows;
+}
+
 double compare_change_pct(const CompareRow *row)
 {
     guint n = row->values->len;
@@ -215,7 +250,8 @@ char *compare_check_line(const CheckOutcome *c)
                            c->pass ? "in" : "not in", lo, hi);
 }
 
-char *compare_markdown(const Scenario *s, uint64_t seed, const char *table, const GArray *checks)
+char *compare_markdown(const Scenario *s, uint64_t seed, const char *table, const GArray *checks,
+                       const char *profile)
 {
     GString *out = g_string_new(NULL);
     const char *title = scenario_title(s);
@@ -231,6 +267,14 @@ char *compare_markdown(const Scenario *s, uint64_t seed, const char *table, cons
     for (guint i = 0; i < checks->len; i++) {
         g_autofree char *line = compare_check_line(&g_array_index(checks, CheckOutcome, i));
         g_string_append_printf(out, "- %s\n", line);
+    }
+    if (profile) {
+        g_string_append(out, "\n## CPU time per operation\n\n"
+                             "Milliseconds of CPU time in the measured interval, summed over each "
+                             "host's CPUs, per row of the cost table (`cpu_profile_s` in each "
+                             "variant's metrics.json); rows that are zero everywhere are left "
+                             "out.\n\n");
+        g_string_append(out, profile);
     }
     return g_string_free(out, FALSE);
 }

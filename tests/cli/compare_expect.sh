@@ -23,6 +23,15 @@ expect_grep "^PASS goodput is a number: " "$TMP/out"
 expect_grep "^\| TcpOutSegs +\|" "$TMP/out"
 expect_grep "^\| TcpRetransSegs +\|" "$TMP/out"
 expect_grep "^  \"pass\": true$" "$TMP/ok/compare.json"
+# compare.md ends with the CPU profile: rows "<host> <cost row>" in ms per variant; both hosts
+# copied data (the client from its writer, the server to its reader), and a row that is zero in
+# every variant (no request/response work here) is left out
+md="$TMP/ok/compare.md"
+expect_grep "^## CPU time per operation$" "$md"
+expect_grep "^\| client copy_per_kb +\| +[0-9]+\.[0-9] \| +[0-9]+\.[0-9] \|" "$md"
+expect_grep "^\| server copy_per_kb +\| +[0-9]+\.[0-9] \| +[0-9]+\.[0-9] \|" "$md"
+expect_no_grep "rr_app" "$md"
+expect_no_grep "CPU time per operation" "$TMP/out" # printed table: the counters only
 
 # one flow: no per-flow spread row; several: the slowest flow's goodput in each variant, which
 # is at most the total divided by the number of flows
