@@ -140,10 +140,12 @@ typedef struct CheckOutcome {
 
 CompareRow *compare_row_new(const char *name, const char *key, double scale, int decimals);
 void compare_row_free(gpointer row);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(CompareRow, compare_row_free)
 /* Rows for results (RunResult*, one per variant): the report counters (of the report host, or
  * summed over hosts; a HOST.COUNTER row of HOST, labelled so), then goodput and transactions/s. */
 GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results);
-/* The CPU profile (RunResult hosts' cpu_profile_ns) as rows "<host> <cost key>" in ms, host by
+/* The CPU profile (RunResult hosts' cpu_profile_ns) as rows "<host> <cost key>" (name and key)
+ * in seconds, shown in ms, host by
  * host in result order, cost rows in table order; rows that are zero in every variant are left
  * out. */
 GPtrArray *compare_profile_rows(const GPtrArray *results);
@@ -156,8 +158,8 @@ char *compare_check_line(const CheckOutcome *c);
 /* compare.md: title, seed, table, checks, then the CPU profile table (profile may be NULL). */
 char *compare_markdown(const Scenario *s, uint64_t seed, const char *table,
                        const GArray *checks, const char *profile);
-/* compare.json. */
+/* compare.json: the rows, the checks, the CPU profile rows (in seconds), the verdict. */
 char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
-                   const GPtrArray *results, const GArray *checks);
+                   const GPtrArray *profile_rows, const GPtrArray *results, const GArray *checks);
 
 #endif

@@ -120,7 +120,7 @@ static int report(const Scenario *s, uint64_t seed, const GPtrArray *results, co
     g_autoptr(GPtrArray) profile_rows = compare_profile_rows(results);
     g_autofree char *profile = profile_rows->len ? compare_table(profile_rows, results) : NULL;
     g_autofree char *md = compare_markdown(s, seed, table, checks, profile);
-    g_autofree char *json = compare_json(s, seed, rows, results, checks);
+    g_autofree char *json = compare_json(s, seed, rows, profile_rows, results, checks);
     if (!write_report(dir, "compare.md", md) || !write_report(dir, "compare.json", json))
         return CLI_EXIT_USAGE;
     /* figures in DIR/plots/ (sim/plot_dir.c); a missing gnuplot or a failed figure is reported

@@ -122,7 +122,7 @@ GPtrArray *compare_profile_rows(const GPtrArray *results)
         const char *host = ((const HostResult *)g_ptr_array_index(first->hosts, h))->name;
         for (int id = 0; id < COST_COUNT; id++) {
             g_autofree char *name = g_strdup_printf("%s %s", host, cost_key((CostId)id));
-            CompareRow *row = compare_row_new(name, cost_key((CostId)id), 1e3, 1);
+            CompareRow *row = compare_row_new(name, name, 1e3, 1);
             for (guint v = 0; v < results->len; v++) {
                 const HostResult *hr = result_host(g_ptr_array_index(results, v), host);
                 double s = hr ? sim_time_to_sec(hr->cpu_profile_ns[id]) : NAN;
@@ -336,7 +336,7 @@ static gboolean all_pass(const GArray *checks)
 }
 
 char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
-                   const GPtrArray *results, const GArray *checks)
+                   const GPtrArray *profile_rows, const GPtrArray *results, const GArray *checks)
 {
     GString *out = g_string_new(NULL);
     g_autoptr(JsonWriter) w = json_writer_new(out, true);
@@ -353,6 +353,8 @@ char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
     json_rows(w, rows, results);
     json_key(w, "checks");
     json_checks(w, checks);
+    json_key(w, "cpu_profile_s");
+    json_rows(w, profile_rows, results);
     json_member_bool(w, "pass", all_pass(checks));
     json_end_object(w);
     return g_string_free(out, FALSE);

@@ -112,19 +112,77 @@ static CompareRow *row_from_json(const JsonValue *row, const JsonValue *variants
     return r;
 }
 
-static char *table_from_json(const JsonValue *cmp)
+/* Results that only label the table's columns with compare.json's variant names. */
+static GPtrArray *column_results(const JsonValue *cmp)
 {
     const JsonValue *variants = json_get(cmp, "variants");
-    g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func((GDestroyNotify)run_result_free);
+    GPtrArray *results = g_ptr_array_new_with_free_func((GDestroyNotify)run_result_free);
     for (guint v = 0; v < json_len(variants); v++) {
-        RunResult *r = run_result_new(); /* only its variant name labels a column */
+        RunResult *r = run_result_new();
         r->variant = g_strdup(json_string_value(json_at(variants, v)));
         g_ptr_array_add(results, r);
     }
+    return results;
+}
+
+static char *table_from_json(const JsonValue *cmp)
+{
+    const JsonValue *variants = json_get(cmp, "variants");
+    g_autoptr(GPtrArray) results = column_results(cmp);
     g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(compare_row_free);
     const JsonValue *jrows = json_get(cmp, "rows");
     for (guint i = 0; i < json_len(jrows); i++)
         g_ptr_array_add(rows, row_from_json(json_at(jrows, i), variants));
+    return compare_table(rows, results);
+}
+
+/* |last - first| of a row, NaN last. */
+static double row_moved(const CompareRow *row)
+{
+    guint n = row->values->len;
+    double d = n >= 2 ? fabs(g_array_index(row->values, double, n - 1) -
+                             g_array_index(row->values, double, 0)) : NAN;
+    return isnan(d) ? -1.0 : d;
+}
+
+static gint row_moved_more(gconstpointer a, gconstpointer b)
+{
+    double x = row_moved(*(CompareRow *const *)a), y = row_moved(*(CompareRow *const *)b);
+    return x > y ? -1 : x < y ? 1 : 0; /* g_ptr_array_sort is stable: ties keep table order */
+}
+
+/* The CPU profile rows of compare.json whose time changed most between the first and the last
+ * variant, as a table in ms; "" when no row changed, NULL with fewer than two variants or no
+ * profile. */
+#define REPORT_PROFILE_ROWS 6u
+static char *profile_from_json(const JsonValue *cmp)
+{
+    const JsonValue *variants = json_get(cmp, "variants");
+    const JsonValue *jrows = json_get(cmp, "cpu_profile_s");
+    if (json_len(variants) < 2 || json_len(jrows) == 0)
+        return NULL;
+    g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(compare_row_free);
+    for (guint i = 0; i < json_len(jrows); i++) {
+        const JsonValue *jr = json_at(jrows, i);
+        g_autoptr(CompareRow) r = NULL;
+        const char *name = json_string_value(json_get(jr, "name"));
+        r = compare_row_new(name ? name : "?", name ? name : "?", 1e3, 1);
+        for (guint v = 0; v < json_len(variants); v++) {
+            double x = NAN;
+            const char *vn = json_string_value(json_at(variants, v));
+            if (!vn || !json_number(json_get(json_get(jr, "values"), vn), &x))
+                x = NAN;
+            g_array_append_val(r->values, x);
+        }
+        if (row_moved(r) > 0)
+            g_ptr_array_add(rows, g_steal_pointer(&r));
+    }
+    if (rows->len == 0)
+        return g_strdup(""); /* profiled, nothing moved */
+    g_ptr_array_sort(rows, row_moved_more);
+    if (rows->len > REPORT_PROFILE_ROWS)
+        g_ptr_array_set_size(rows, REPORT_PROFILE_ROWS);
+    g_autoptr(GPtrArray) results = column_results(cmp);
     return compare_table(rows, results);
 }
 
@@ -198,6 +256,15 @@ static void append_results(GString *out, const Section *sec)
     }
     if (json_len(checks) > 0)
         g_string_append_c(out, '\n');
+    g_autofree char *profile = profile_from_json(sec->compare);
+    if (profile && !*profile)
+        g_string_append(out, "**Where the CPU time moved:** nowhere; no cost-table row differs "
+                             "between the first and the last variant.\n\n");
+    else if (profile)
+        g_string_append_printf(out, "**Where the CPU time moved** (ms, all CPUs of each host; the "
+                                    "%u cost-table rows that changed most, first vs last variant; "
+                                    "the whole profile is in compare.md):\n\n%s\n",
+                               REPORT_PROFILE_ROWS, profile);
 }
 
 static void append_figures(GString *out, const Section *sec, const char *report_dir)

@@ -52,6 +52,20 @@ if command -v gnuplot >/dev/null; then
 fi
 expect_grep "results in \[\`\.\./res/rep_demo/\`\]\(\.\./res/rep_demo/\)" "$r"
 
+# where the CPU time moved: nowhere when the variants run alike (resched_every does not matter
+# at 1 Gbit/s); with twice the link rate in "after", at most 6 rows, the largest moves first
+expect_grep "^\*\*Where the CPU time moved:\*\* nowhere; " "$r"
+sed -e 's/^name: cli_tiny$/name: rep_move/' -e 's/^    stack.release_sock.resched_every: 16$/    links.wire.rate: 2Gbit/' \
+  tests/data/cli_tiny.yaml >"$TMP/move.yaml"
+expect_status 0 "$SKSIM_BIN" compare "$TMP/move.yaml" --out "$res/rep_move" --quiet
+expect_status 0 "$SKSIM_BIN" report "$TMP/move.yaml" --results "$res" --out "$TMP/site/move.md"
+m="$TMP/site/move.md"
+expect_grep "^\*\*Where the CPU time moved\*\* \(ms" "$m"
+sed -n '/^\*\*Where the CPU time moved/,/^$/d; /^| \(client\|server\) [a-z_]* /p' "$m" >"$TMP/moved"
+[ "$(wc -l <"$TMP/moved")" -ge 1 ] && [ "$(wc -l <"$TMP/moved")" -le 6 ] || fail "moved rows: $(cat "$TMP/moved")"
+awk -F'|' '{ d = $4 - $3; if (d < 0) d = -d; if (NR > 1 && d > last + 1e-9) bad = 1; last = d }
+           END { exit bad }' "$TMP/moved" || fail "moved rows not largest first: $(cat "$TMP/moved")"
+
 # defaults: RESULTS=out (relative to the working directory), --out RESULTS/report.md
 mkdir -p "$TMP/cwd/out"
 cp -r "$res/cli_fail" "$TMP/cwd/out/"
