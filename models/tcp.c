@@ -211,7 +211,7 @@ static bool sk_stream_memory_free(const TcpSock *tp)
     return tp->sk.wmem_queued < tp->sk.sndbuf;
 }
 
-static void tcp_charge_copy(const TcpSock *tp, Cpu *cpu, uint64_t bytes)
+void tcp_charge_copy(const TcpSock *tp, Cpu *cpu, uint64_t bytes)
 {
     cpu_charge_op(cpu, COST_COPY_PER_KB,
                   (sim_time_t)((bytes * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB)) / 1024u));

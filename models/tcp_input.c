@@ -484,8 +484,7 @@ static bool tcp_copy_to_ucopy(TcpSock *tp, const Skb *skb, Cpu *cpu)
     tp->bytes_received += skb->len;
     tp->copied_seq = skb->end_seq;
     tp->rcv_nxt = skb->end_seq;
-    cpu_charge_op(cpu, COST_COPY_PER_KB,
-                  (sim_time_t)((uint64_t)skb->len * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB) / 1024u));
+    tcp_charge_copy(tp, cpu, skb->len);
     return true;
 }
 

@@ -372,6 +372,8 @@ void tcp_skb_purge(SkbQueue *q, SkbPool *pool);
 /* ---- tcp.c ---- */
 /* sk_stream_alloc_skb + skb_entail: an empty skb at the write queue's tail, COST_SENDMSG_SKB. */
 Skb *tcp_entail_new_skb(TcpSock *tp, Cpu *cpu);
+/* Charge the copy of bytes to or from user space (COST_COPY_PER_KB). */
+void tcp_charge_copy(const TcpSock *tp, Cpu *cpu, uint64_t bytes);
 /* Account n more bytes of user data copied into skb, the write queue's tail. */
 void tcp_skb_fill(TcpSock *tp, Skb *skb, uint64_t n);
 
