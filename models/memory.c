@@ -50,7 +50,7 @@ uint64_t memory_estimate(const ScenarioConf *c)
     for (guint i = 0; i < c->hosts->len; i++) {
         const HostConf *h = g_ptr_array_index(c->hosts, i);
         total += (uint64_t)h->cpus * MEM_PER_CPU;
-        columns += 7;
+        columns += 7 + 2ull * h->cpus; /* sampled counters; busy and softirq per CPU */
     }
     for (guint i = 0; i < c->links->len; i++) {
         const LinkConf *l = g_ptr_array_index(c->links, i);
@@ -71,7 +71,7 @@ uint64_t memory_estimate(const ScenarioConf *c)
         if (w->type == WORKLOAD_RR)
             per_flow += direction_bytes(b, a);
         total += (uint64_t)w->flows * per_flow;
-        columns += 4ull * w->flows;
+        columns += 9ull * w->flows; /* models/world.c world_add_series: 4 sender, 5 receiver */
     }
     /* the time series: one double per column per sample, in arrays that grow by doubling */
     uint64_t rows = c->sample_interval_ns ? (uint64_t)(c->duration_ns / c->sample_interval_ns) + 2 : 2;
