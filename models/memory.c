@@ -44,13 +44,26 @@ static const HostConf *host(const ScenarioConf *c, const char *name)
     return scenario_conf_host(c, name);
 }
 
+uint64_t memory_series_columns(const ScenarioConf *c)
+{
+    uint64_t columns = 0;
+    for (guint i = 0; i < c->hosts->len; i++) {
+        const HostConf *h = g_ptr_array_index(c->hosts, i);
+        columns += 7 + 2ull * h->cpus; /* sampled counters; busy and softirq per CPU */
+    }
+    for (guint i = 0; i < c->workloads->len; i++) {
+        const WorkloadConf *w = g_ptr_array_index(c->workloads, i);
+        columns += 9ull * w->flows; /* 4 from the sender's socket, 5 from the receiver's */
+    }
+    return columns;
+}
+
 uint64_t memory_estimate(const ScenarioConf *c)
 {
-    uint64_t total = MEM_BASE, columns = 0;
+    uint64_t total = MEM_BASE;
     for (guint i = 0; i < c->hosts->len; i++) {
         const HostConf *h = g_ptr_array_index(c->hosts, i);
         total += (uint64_t)h->cpus * MEM_PER_CPU;
-        columns += 7 + 2ull * h->cpus; /* sampled counters; busy and softirq per CPU */
     }
     for (guint i = 0; i < c->links->len; i++) {
         const LinkConf *l = g_ptr_array_index(c->links, i);
@@ -71,11 +84,10 @@ uint64_t memory_estimate(const ScenarioConf *c)
         if (w->type == WORKLOAD_RR)
             per_flow += direction_bytes(b, a);
         total += (uint64_t)w->flows * per_flow;
-        columns += 9ull * w->flows; /* models/world.c world_add_series: 4 sender, 5 receiver */
     }
     /* the time series: one double per column per sample, in arrays that grow by doubling */
     uint64_t rows = c->sample_interval_ns ? (uint64_t)(c->duration_ns / c->sample_interval_ns) + 2 : 2;
-    total += 2 * rows * (columns + 1) * sizeof(double);
+    total += 2 * rows * (memory_series_columns(c) + 1) * sizeof(double);
     return total;
 }
 

@@ -5,7 +5,9 @@
 #include <glib.h>
 
 #include "models/memory.h"
+#include "models/world.h"
 #include "sim/scenario.h"
+#include "sim/series.h"
 
 static uint64_t estimate(const char *const *sets)
 {
@@ -27,6 +29,30 @@ static void test_per_flow(void)
     g_assert_cmpuint(e10 - e1, ==, 9 * (e2 - e1));
     g_assert_cmpuint(e1, >, 16u << 20); /* the fixed base */
     g_assert_cmpuint(e1, <, 64u << 20); /* one 10G stream: tens of MiB at most */
+}
+
+/* The estimate's column count is the series the world really builds, for the seed scenarios'
+ * shapes (several hosts and CPUs, one or many flows, stream and request/response). */
+static void test_series_columns(void)
+{
+    const char *files[] = { "scenarios/example.yaml", "scenarios/release-sock-resched.yaml",
+                            "scenarios/delack-prequeue.yaml", "scenarios/sendmsg-flush-backlog.yaml" };
+    for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
+        g_autoptr(GError) err = NULL;
+        g_autoptr(Scenario) s = scenario_load_file(files[i], &err);
+        g_assert_no_error(err);
+        g_autoptr(ScenarioConf) c = scenario_resolve(s, NULL, NULL, &err);
+        g_assert_no_error(err);
+        Sim *sim = sim_new(1);
+        World *w = world_new(sim, c, &err);
+        g_assert_no_error(err);
+        Series *series = series_new(c->sample_interval_ns);
+        world_add_series(w, series);
+        g_assert_cmpuint(series_n_columns(series), ==, memory_series_columns(c));
+        series_free(series);
+        world_free(w);
+        sim_free(sim);
+    }
 }
 
 static void test_buffers(void)
@@ -56,6 +82,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/memory/per_flow", test_per_flow);
+    g_test_add_func("/memory/series_columns", test_series_columns);
     g_test_add_func("/memory/buffers", test_buffers);
     g_test_add_func("/memory/rr_both_ways", test_rr_both_ways);
     g_test_add_func("/memory/default_limit", test_default_limit);
