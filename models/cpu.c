@@ -52,6 +52,7 @@
 
 #include <glib.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "models/observe.h"
 #include "models/sched.h"
@@ -72,6 +73,7 @@ struct Cpu {
     CpuMode mode;
     CpuActing acting;          /* model code of this CPU's context is running right now */
     sim_time_t pending_ns;     /* what the acting context has charged so far */
+    sim_time_t profile_ns[COST_COUNT]; /* CpuStats.profile_ns */
     bool softirq_wanted;       /* an interrupt / bh_enable asked for inline softirq */
     bool softirq_ending;       /* the softirq run is over; its last charge is elapsing */
     bool need_resched;
@@ -260,7 +262,7 @@ void cpu_charge_op(Cpu *cpu, CostId id, sim_time_t ns)
 {
     if (!cpu)
         return;
-    cpu->host->cpu_profile_ns[id] += ns;
+    cpu->profile_ns[id] += ns;
     cpu_charge(cpu, ns);
 }
 
@@ -311,7 +313,7 @@ CpuStats cpu_stats(const Cpu *cpu)
     for (int i = 0; i < BUCKET_N; i++)
         b[i] = cpu->bucket[i];
     b[mode_bucket(cpu->mode)] += sim_now(cpu->sim) - cpu->mark;
-    return (CpuStats){
+    CpuStats st = {
         .task_ns = b[BUCKET_TASK],
         .softirq_ns = b[BUCKET_SOFTIRQ],
         .ctx_switch_ns = b[BUCKET_SWITCH],
@@ -320,6 +322,8 @@ CpuStats cpu_stats(const Cpu *cpu)
         .softirq_runs = cpu->softirq.runs_inline,
         .ksoftirqd_wakeups = cpu->softirq.ksoftirqd_wakeups,
     };
+    memcpy(st.profile_ns, cpu->profile_ns, sizeof st.profile_ns);
+    return st;
 }
 
 /* ---- the tick ------------------------------------------------------------------------------ */
@@ -502,7 +506,7 @@ static void cpu_schedule(Cpu *cpu)
         cpu->last_ran = next;
         cpu->ctx_switches++;
         switch_ns += host_cost(cpu->host, COST_CTX_SWITCH);
-        cpu->host->cpu_profile_ns[COST_CTX_SWITCH] += host_cost(cpu->host, COST_CTX_SWITCH);
+        cpu->profile_ns[COST_CTX_SWITCH] += host_cost(cpu->host, COST_CTX_SWITCH);
     }
     set_mode(cpu, CPU_SWITCH);
     sim_schedule_in(cpu->sim, &cpu->ev, switch_ns);
@@ -791,7 +795,7 @@ static void lb_pull(Cpu *dst, Cpu *src, Task *t, const char *why, bool notify)
             t->name, src->index, dst->index, why);
     task_move(t, dst);
     dst->balance_ns += host_cost(dst->host, COST_LB_PULL);
-    dst->host->cpu_profile_ns[COST_LB_PULL] += host_cost(dst->host, COST_LB_PULL);
+    dst->profile_ns[COST_LB_PULL] += host_cost(dst->host, COST_LB_PULL);
     if (notify)
         check_preempt(dst, t);
 }

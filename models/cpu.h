@@ -90,8 +90,8 @@ Host *cpu_host(const Cpu *cpu);
 /* Add CPU time to whatever context is executing on cpu right now (a task step or a softirq
  * unit). Outside any context it is an error. cpu may be NULL (no-op). */
 void cpu_charge(Cpu *cpu, sim_time_t ns);
-/* cpu_charge for operation id of the cost table: the host's CPU profile (Host.cpu_profile_ns)
- * books the time to id. cpu_charge_cost charges the table's price for one operation. */
+/* cpu_charge for operation id of the cost table: the CPU's profile (CpuStats.profile_ns) books
+ * the time to id. cpu_charge_cost charges the table's price for one operation. */
 void cpu_charge_op(Cpu *cpu, CostId id, sim_time_t ns);
 void cpu_charge_cost(Cpu *cpu, CostId id);
 bool cpu_in_softirq(const Cpu *cpu);
@@ -112,6 +112,8 @@ typedef struct CpuStats {
     uint64_t ctx_switches;
     uint64_t softirq_runs;     /* inline __do_softirq runs (ksoftirqd's not counted) */
     uint64_t ksoftirqd_wakeups;
+    sim_time_t profile_ns[COST_COUNT]; /* the busy time booked per cost-table row, when charged
+                                          (cpu_charge_op; context switches, load-balancing pulls) */
 } CpuStats;
 CpuStats cpu_stats(const Cpu *cpu); /* up to now */
 

@@ -41,8 +41,6 @@ typedef struct Host {
     GPtrArray *socks;          /* Sock*, by local port - 1 (ports are 1..n, assigned in order) */
     uint64_t drop_tally;       /* packets freed or lost by every drop path, whichever counter
                                   counts them (models/invariants.c checks the two agree) */
-    sim_time_t cpu_profile_ns[COST_COUNT]; /* CPU time charged, per cost-table row, on all of
-                                  this host's CPUs since the warm-up ended (cpu_charge_op) */
     /* observers (models/observe.h), attached by sim/run_observe.c for --trace and --log */
     Trace *trace;              /* NULL: no trace */
     EventLog *log;             /* NULL: no event log */

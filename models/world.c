@@ -227,7 +227,6 @@ void world_reset_counters(World *w)
     for (guint i = 0; i < w->hosts->len; i++) {
         Host *h = g_ptr_array_index(w->hosts, i);
         counters_reset(&h->ctr);
-        memset(h->cpu_profile_ns, 0, sizeof h->cpu_profile_ns);
         for (uint32_t c = 0; c < h->ncpus; c++)
             w->cpu_base[i][c] = cpu_stats(h->cpus[c]);
     }
@@ -378,6 +377,8 @@ static GArray *cpu_results(const Host *h, const CpuStats *base)
             .ctx_switches = now.ctx_switches - base[c].ctx_switches,
             .ksoftirqd_wakeups = now.ksoftirqd_wakeups - base[c].ksoftirqd_wakeups,
         };
+        for (int id = 0; id < COST_COUNT; id++)
+            cr.profile_ns[id] = now.profile_ns[id] - base[c].profile_ns[id];
         g_array_append_val(a, cr);
     }
     return a;
@@ -390,7 +391,9 @@ void world_collect(World *w, RunResult *r, sim_time_t measured_ns)
         HostResult *hr = host_result_new(h->name);
         hr->counters = h->ctr;
         hr->cpus = cpu_results(h, w->cpu_base[i]);
-        memcpy(hr->cpu_profile_ns, h->cpu_profile_ns, sizeof hr->cpu_profile_ns);
+        for (guint c = 0; c < hr->cpus->len; c++)
+            for (int id = 0; id < COST_COUNT; id++)
+                hr->cpu_profile_ns[id] += g_array_index(hr->cpus, CpuResult, c).profile_ns[id];
         g_ptr_array_add(r->hosts, hr);
     }
     for (guint i = 0; i < w->flows->len; i++)

@@ -63,6 +63,12 @@ static void write_cpus(JsonWriter *w, const GArray *cpus)
         json_member_double(w, "idle_s", c->idle_s);
         json_member_uint(w, "ctx_switches", c->ctx_switches);
         json_member_uint(w, "ksoftirqd_wakeups", c->ksoftirqd_wakeups);
+        json_key(w, "profile_s"); /* the rows this CPU used, in table order */
+        json_begin_object(w);
+        for (int id = 0; id < COST_COUNT; id++)
+            if (c->profile_ns[id])
+                json_member_double(w, cost_key((CostId)id), sim_time_to_sec(c->profile_ns[id]));
+        json_end_object(w);
         json_end_object(w);
     }
     json_end_array(w);

@@ -17,14 +17,14 @@ typedef struct CpuResult {
     double task_s, softirq_s, ctx_switch_s, idle_s;
     uint64_t ctx_switches;
     uint64_t ksoftirqd_wakeups;
+    sim_time_t profile_ns[COST_COUNT]; /* busy time per cost-table row */
 } CpuResult;
 
 typedef struct HostResult {
     char *name;
     CounterSet counters; /* since the end of the warm-up */
     GArray *cpus;        /* CpuResult per CPU; NULL when the run had no CPU model */
-    sim_time_t cpu_profile_ns[COST_COUNT]; /* CPU time per cost-table row, all CPUs, since the
-                                              warm-up */
+    sim_time_t cpu_profile_ns[COST_COUNT]; /* the sum of its CPUs' profile_ns */
 } HostResult;
 
 typedef struct FlowResult {
