@@ -142,6 +142,34 @@ static void test_usec_ts(void)
     th_free(tb);
 }
 
+/* The sender's TSecr fallback (tcp_ack_update_rtt -> tcp_rtt_tsopt_us): the first segment is
+ * lost, the RTO (1 s: no RTT yet) resends it, and the retransmission's ACK comes back 300 us
+ * after it left. Karn's rule leaves no timing sample for retransmitted data, so the RTT comes
+ * from the echoed TSval: exactly 300 us with tcp_usec_ts, the whole 1 ms the ms clock rounds
+ * a sub-tick delta up to otherwise (srtt_us holds 8 x the first sample). */
+static void test_usec_ts_rtt_fallback(void)
+{
+    for (int usec = 0; usec < 2; usec++) {
+        TcpBench *tb = th_new();
+        tb->conf[0].tcp.usec_ts = tb->conf[1].tcp.usec_ts = usec;
+        tb->conf[0].tcp.tlp = false;
+        th_connect(tb, 1500);
+        th_write(tb->a, 1448);
+        th_drop(tb, 0);
+        g_assert_cmpuint(tb->a->srtt_us, ==, 0);
+        th_run_to(tb, SIM_S); /* the RTO: 1000 jiffies after the write at 0 */
+        Skb *rtx = th_take(tb, 0);
+        g_assert_nonnull(rtx);
+        g_assert_cmpint(rtx->tx_time, ==, SIM_S);
+        th_run_to(tb, rtx->tx_time + 300 * SIM_US);
+        th_deliver_skb(tb, 0, rtx);
+        th_pump(tb);
+        g_assert_cmpuint(tb->a->packets_out, ==, 0);
+        g_assert_cmpuint(tb->a->srtt_us, ==, usec ? 8 * 300 : 8 * 1000);
+        th_free(tb);
+    }
+}
+
 /* The first adjustment at 1.2 ms (>= 200 us after the start of the measure at 0): copied = 81
  * MSS = 117288 > space 65535, nothing unread (adv_win_scale 1: rcvbuf = 2 x window).
  *   6.16: rcvwin = 2 x 117288 = 234576 -> rcvbuf 469152, window_clamp 234576;
@@ -196,6 +224,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
     g_test_add_func("/tcp/rcvbuf/drs-2025-rtt", test_drs_rtt);
     g_test_add_func("/tcp/rcvbuf/usec-ts", test_usec_ts);
+    g_test_add_func("/tcp/rcvbuf/usec-ts-rtt-fallback", test_usec_ts_rtt_fallback);
     g_test_add_func("/tcp/rcvbuf/drs-2025-grow", test_drs_grow);
     return g_test_run();
 }
