@@ -163,17 +163,9 @@ static char *profile_from_json(const JsonValue *cmp)
         return NULL;
     g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(compare_row_free);
     for (guint i = 0; i < json_len(jrows); i++) {
-        const JsonValue *jr = json_at(jrows, i);
-        g_autoptr(CompareRow) r = NULL;
-        const char *name = json_string_value(json_get(jr, "name"));
-        r = compare_row_new(name ? name : "?", name ? name : "?", 1e3, 1);
-        for (guint v = 0; v < json_len(variants); v++) {
-            double x = NAN;
-            const char *vn = json_string_value(json_at(variants, v));
-            if (!vn || !json_number(json_get(json_get(jr, "values"), vn), &x))
-                x = NAN;
-            g_array_append_val(r->values, x);
-        }
+        g_autoptr(CompareRow) r = row_from_json(json_at(jrows, i), variants);
+        r->scale = 1e3; /* seconds, shown in ms */
+        r->decimals = 1;
         if (row_moved(r) > 0)
             g_ptr_array_add(rows, g_steal_pointer(&r));
     }
