@@ -320,12 +320,15 @@ static const ConfStructKey struct_table[] = {
      "`stack.release_sock.resched_every: 1`."},
     {"expect[].name", "string", "Label of the check (default: the expression)."},
     {"expect[].check", "expression",
-     "Required. Over variant results, e.g. `after.goodput / before.goodput`."},
+     "Required. Over variant results, e.g. `after.goodput / before.goodput`; counters as in "
+     "report.counters, e.g. `after.server.cpu_tcp_rcv_ack`."},
     {"expect[].min", "number", "Lower bound (inclusive); give min, max or both."},
     {"expect[].max", "number", "Upper bound (inclusive)."},
     {"report.counters", "list of nstat names",
      "Counters shown in compare tables, in this order (`TcpRetransSegs` or `TCPTimeouts`); "
-     "`HOST.NAME` (`receiver.TCPBacklogDrop`) is that host's, whatever report.host says."},
+     "`HOST.NAME` (`receiver.TCPBacklogDrop`) is that host's, whatever report.host says. "
+     "`cpu_<cost key>` (`cpu_tcp_rcv_ack`) is a row of the CPU profile: microseconds of CPU "
+     "time spent on that operation in the measured interval."},
     {"report.host", "host name",
      "Host whose counters the unqualified report.counters show (default: the sum over hosts)."},
 };

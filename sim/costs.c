@@ -1,6 +1,8 @@
 /* costs.c - keys, defaults and documentation of the CPU cost table (rows in costs.h). */
 #include "sim/costs.h"
 
+#include <string.h>
+
 typedef struct {
     const char *key;
     sim_time_t def_ns;
@@ -16,6 +18,20 @@ static const CostRow cost_rows[] = {
 const char *cost_key(CostId id)
 {
     return (unsigned)id < COST_COUNT ? cost_rows[id].key : "?";
+}
+
+int cost_lookup(const char *key)
+{
+    for (int i = 0; i < COST_COUNT; i++)
+        if (strcmp(cost_rows[i].key, key) == 0)
+            return i;
+    return -1;
+}
+
+int cost_counter_lookup(const char *name)
+{
+    size_t n = strlen(COST_COUNTER_PREFIX);
+    return strncmp(name, COST_COUNTER_PREFIX, n) == 0 ? cost_lookup(name + n) : -1;
 }
 
 const char *cost_doc(CostId id)

@@ -94,6 +94,12 @@ typedef struct CostTable {
 } CostTable;
 
 const char *cost_key(CostId id);
+/* The row whose key is key, or -1. */
+int cost_lookup(const char *key);
+/* "cpu_<key>": a CPU profile row used as a report counter (microseconds of CPU time in the
+ * measured interval); the row, or -1 for any other name. */
+#define COST_COUNTER_PREFIX "cpu_"
+int cost_counter_lookup(const char *name);
 const char *cost_doc(CostId id);
 sim_time_t cost_default(CostId id);
 void cost_table_defaults(CostTable *t);

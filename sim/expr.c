@@ -245,16 +245,18 @@ static gboolean resolve_metric_or_counter(const RunResult *r, const char *name, 
         return TRUE;
     g_set_error(error, SKSIM_EXPR_ERROR, SKSIM_EXPR_ERROR_UNKNOWN,
                 "unknown metric or counter '%s' (metrics: goodput, transactions_per_s, bytes, "
-                "retrans; counters by nstat name, e.g. TcpRetransSegs)", name);
+                "retrans; counters by nstat name, e.g. TcpRetransSegs, or cpu_<cost key>, e.g. "
+                "cpu_tcp_rcv_ack)", name);
     return FALSE;
 }
 
 static gboolean resolve_host_counter(const RunResult *r, const char *host, const char *counter,
                                      double *out, GError **error)
 {
-    if (counter_lookup(counter) < 0) {
+    if (!run_result_counter_known(counter)) {
         g_set_error(error, SKSIM_EXPR_ERROR, SKSIM_EXPR_ERROR_UNKNOWN,
-                    "unknown counter '%s' (counters by nstat name, e.g. TcpRetransSegs)", counter);
+                    "unknown counter '%s' (counters by nstat name, e.g. TcpRetransSegs, or "
+                    "cpu_<cost key>, e.g. cpu_tcp_rcv_ack)", counter);
         return FALSE;
     }
     if (run_result_counter(r, host, counter, out))

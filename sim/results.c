@@ -122,10 +122,21 @@ gboolean run_result_metric_min(const RunResult *r, const char *metric, double *o
     return TRUE;
 }
 
+gboolean run_result_counter_known(const char *name)
+{
+    return counter_lookup(name) >= 0 || cost_counter_lookup(name) >= 0;
+}
+
+/* One host's value of an nstat counter (id >= 0) or of a CPU profile row in us (cost >= 0). */
+static double host_counter(const HostResult *h, int id, int cost)
+{
+    return id >= 0 ? (double)h->counters.v[id] : (double)h->cpu_profile_ns[cost] / 1e3;
+}
+
 gboolean run_result_counter(const RunResult *r, const char *host, const char *counter, double *out)
 {
-    int id = counter_lookup(counter);
-    if (id < 0)
+    int id = counter_lookup(counter), cost = id < 0 ? cost_counter_lookup(counter) : -1;
+    if (id < 0 && cost < 0)
         return FALSE;
     gboolean found = host == NULL;
     double sum = 0.0;
@@ -133,7 +144,7 @@ gboolean run_result_counter(const RunResult *r, const char *host, const char *co
         const HostResult *h = g_ptr_array_index(r->hosts, i);
         if (host && strcmp(h->name, host) != 0)
             continue;
-        sum += (double)h->counters.v[id];
+        sum += host_counter(h, id, cost);
         found = TRUE;
     }
     if (found)

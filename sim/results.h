@@ -75,8 +75,11 @@ gboolean run_result_metric(const RunResult *r, const char *metric, double *out);
 /* The same per-flow metric's smallest value over the flows (the slowest flow); FALSE for an
  * unknown metric or a run without flows. */
 gboolean run_result_metric_min(const RunResult *r, const char *metric, double *out);
-/* A counter of one host, or summed over all hosts when host is NULL. */
+/* A counter of one host, or summed over all hosts when host is NULL: an nstat counter, or a CPU
+ * profile row "cpu_<cost key>" in microseconds of CPU time (cost_counter_lookup). */
 gboolean run_result_counter(const RunResult *r, const char *host, const char *counter, double *out);
+/* Is name a counter run_result_counter knows (an nstat name, short or long, or cpu_<cost key>)? */
+gboolean run_result_counter_known(const char *name);
 /* A report counter (ReportConf.counters): "COUNTER" is run_result_counter(r, host, COUNTER);
  * "HOST.COUNTER" is HOST's, whatever host says (host names have no '.'). */
 gboolean run_result_report_counter(const RunResult *r, const char *host, const char *ref,

@@ -230,23 +230,28 @@ static gboolean check_host(const Scenario *s, const ScenarioConf *base, const Co
     return FALSE;
 }
 
-/* The counter's nstat name, or -1 and an error naming where it was written. */
-static int check_counter(const Scenario *s, const ConfNode *n, const char *counter,
-                         const char *where, GError **error)
+/* The counter's canonical name - its full nstat name, or cpu_<cost key> for a CPU profile row
+ * (newly allocated) - or NULL and an error naming where it was written. */
+static char *check_counter(const Scenario *s, const ConfNode *n, const char *counter,
+                           const char *where, GError **error)
 {
     int id = counter_lookup(counter);
     if (id >= 0)
-        return id;
+        return g_strdup(counter_name((CounterId)id));
+    if (cost_counter_lookup(counter) >= 0)
+        return g_strdup(counter);
     /* both spellings, so that a misspelt short name gets a short suggestion */
-    g_autoptr(GPtrArray) cands = g_ptr_array_new();
+    g_autoptr(GPtrArray) cands = g_ptr_array_new_with_free_func(g_free);
     for (int i = 0; i < CTR_COUNT; i++)
-        g_ptr_array_add(cands, (gpointer)counter_name((CounterId)i));
+        g_ptr_array_add(cands, g_strdup(counter_name((CounterId)i)));
     for (int i = 0; i < CTR_COUNT; i++)
-        g_ptr_array_add(cands, (gpointer)counter_field((CounterId)i));
+        g_ptr_array_add(cands, g_strdup(counter_field((CounterId)i)));
+    for (int i = 0; i < COST_COUNT; i++)
+        g_ptr_array_add(cands, g_strconcat(COST_COUNTER_PREFIX, cost_key((CostId)i), NULL));
     g_autofree char *hint = conf_suggest_hint(counter, cands);
     conf_set_error(error, s->path, n, SKSIM_CONF_ERROR_REFERENCE, "unknown counter '%s' in %s%s",
                    counter, where, hint);
-    return -1;
+    return NULL;
 }
 
 /* "HOST.COUNTER", dot at the '.': stored as "HOST.<full nstat name>". */
@@ -260,12 +265,12 @@ static gboolean read_qualified_counter(Scenario *s, const ScenarioConf *base, co
         return FALSE;
     }
     g_autofree char *where = g_strdup_printf("report.counters entry '%s'", n->text);
-    int id = -1;
-    if (!check_host(s, base, n, host, where, error) ||
-        (id = check_counter(s, n, dot + 1, where, error)) < 0)
+    if (!check_host(s, base, n, host, where, error))
         return FALSE;
-    g_ptr_array_add(s->report.counters,
-                    g_strdup_printf("%s.%s", host, counter_name((CounterId)id)));
+    g_autofree char *name = check_counter(s, n, dot + 1, where, error);
+    if (!name)
+        return FALSE;
+    g_ptr_array_add(s->report.counters, g_strdup_printf("%s.%s", host, name));
     return TRUE;
 }
 
@@ -281,10 +286,10 @@ static gboolean read_counter(Scenario *s, const ScenarioConf *base, const ConfNo
     const char *dot = strchr(n->text, '.');
     if (dot)
         return read_qualified_counter(s, base, n, dot, error);
-    int id = check_counter(s, n, n->text, "report.counters", error);
-    if (id < 0)
+    char *name = check_counter(s, n, n->text, "report.counters", error);
+    if (!name)
         return FALSE;
-    g_ptr_array_add(s->report.counters, g_strdup(counter_name((CounterId)id)));
+    g_ptr_array_add(s->report.counters, name);
     return TRUE;
 }
 

@@ -136,7 +136,8 @@ GPtrArray *sweep_metrics(const GPtrArray *report_counters)
         const char *c = g_ptr_array_index(report_counters, i);
         int id = counter_lookup(c);
         const char *name = id >= 0 ? counter_name((CounterId)id) : c;
-        g_autofree char *label = g_strdup_printf("%s (count, measured interval)", name);
+        const char *unit = cost_counter_lookup(c) >= 0 ? "us of CPU time" : "count";
+        g_autofree char *label = g_strdup_printf("%s (%s, measured interval)", name, unit);
         g_ptr_array_add(ms, metric_new(name, name, label, 1.0));
     }
     return ms;

@@ -46,6 +46,13 @@ static void load_hosts(RunResult *r, const JsonValue *hosts)
             if (id >= 0)
                 h->counters.v[id] = json_u64(json_at(counters, c));
         }
+        const JsonValue *profile = json_get(json_at(hosts, i), "cpu_profile_s");
+        for (guint c = 0; c < json_len(profile); c++) {
+            int id = cost_lookup(json_key_at(profile, c));
+            double sec = NAN;
+            if (id >= 0 && json_number(json_at(profile, c), &sec))
+                h->cpu_profile_ns[id] = seconds_to_ns(sec);
+        }
         g_ptr_array_add(r->hosts, h);
     }
 }

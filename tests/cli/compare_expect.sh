@@ -33,6 +33,16 @@ expect_grep "^\| server copy_per_kb +\| +[0-9]+\.[0-9] \| +[0-9]+\.[0-9] \|" "$m
 expect_no_grep "rr_app" "$md"
 expect_no_grep "CPU time per operation" "$TMP/out" # printed table: the counters only
 
+# CPU profile rows as counters: report rows in us of CPU time, summed over hosts or of one host,
+# and expect checks over them; twice the link rate copies twice the bytes
+expect_status 0 "$SKSIM_BIN" compare tests/data/cli_cpu_counters.yaml --out "$TMP/cpu" --quiet
+expect_grep "^\| cpu_copy_per_kb +\| +[0-9]+ \| +[0-9]+ \| +\+[0-9.]+% \|$" "$TMP/out"
+expect_grep "^\| server.cpu_tcp_rcv_data +\| +[0-9]+ \| +[0-9]+ \|" "$TMP/out"
+expect_grep "^PASS twice the bytes, twice the copying: [0-9.]+ in \[1.9, 2.1\]$" "$TMP/out"
+sed 's/cpu_copy_per_kb, server/cpu_copy_per_kbb, server/' tests/data/cli_cpu_counters.yaml >"$TMP/bad_cpu.yaml"
+expect_status 2 "$SKSIM_BIN" validate "$TMP/bad_cpu.yaml"
+expect_grep "bad_cpu.yaml:[0-9]+:[0-9]+: unknown counter 'cpu_copy_per_kbb' in report.counters \(did you mean 'cpu_copy_per_kb'\?\)$" "$TMP/err"
+
 # one flow: no per-flow spread row; several: the slowest flow's goodput in each variant, which
 # is at most the total divided by the number of flows
 expect_no_grep "slowest flow" "$TMP/out"

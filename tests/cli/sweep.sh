@@ -90,6 +90,21 @@ if command -v gnuplot >/dev/null; then
   done
 fi
 
+# a CPU profile row as a report counter is a sweep column, and a resumed sweep reads it back
+# from each run's metrics.json (cpu_profile_s) to the same value
+c="tests/data/cli_cpu_counters.yaml"
+expect_status 0 "$SKSIM_BIN" sweep "$c" --param "workloads.bulk.write_size=64KiB,1MiB" --variant after \
+  --out "$TMP/swc"
+head -n 1 "$TMP/swc/sweep.csv" | grep -q ',TcpOutSegs,cpu_copy_per_kb,server.cpu_tcp_rcv_data,' ||
+  fail "cpu columns: $(head -n 1 "$TMP/swc/sweep.csv")"
+awk -F, 'NR > 1 && !($7 > 0) { bad = 1 } END { exit bad }' "$TMP/swc/sweep.csv" ||
+  fail "cpu_copy_per_kb not positive: $(cat "$TMP/swc/sweep.csv")"
+cp "$TMP/swc/sweep.csv" "$TMP/swc-first.csv"
+expect_status 0 "$SKSIM_BIN" sweep "$c" --param "workloads.bulk.write_size=64KiB,1MiB" --variant after \
+  --out "$TMP/swc"
+expect_grep "skipped 2 \(complete metrics.json\), running 0 " "$TMP/out"
+cmp "$TMP/swc-first.csv" "$TMP/swc/sweep.csv" >&2 || fail "resumed sweep read the CPU columns back differently"
+
 # errors are found before anything runs
 expect_status 2 "$SKSIM_BIN" sweep "$f" --out "$TMP/e1"
 expect_grep "expected at least one --param" "$TMP/err"
