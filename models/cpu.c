@@ -505,8 +505,9 @@ static void cpu_schedule(Cpu *cpu)
     if (next != cpu->last_ran) {
         cpu->last_ran = next;
         cpu->ctx_switches++;
-        switch_ns += host_cost(cpu->host, COST_CTX_SWITCH);
-        cpu->profile_ns[COST_CTX_SWITCH] += host_cost(cpu->host, COST_CTX_SWITCH);
+        sim_time_t cost = host_cost(cpu->host, COST_CTX_SWITCH);
+        switch_ns += cost;
+        cpu->profile_ns[COST_CTX_SWITCH] += cost;
     }
     set_mode(cpu, CPU_SWITCH);
     sim_schedule_in(cpu->sim, &cpu->ev, switch_ns);
@@ -794,8 +795,9 @@ static void lb_pull(Cpu *dst, Cpu *src, Task *t, const char *why, bool notify)
     SIM_LOG(dst->host, LOG_SCHED, dst, "sched_migrate_task", "task=%s orig_cpu=%u dest_cpu=%u why=%s",
             t->name, src->index, dst->index, why);
     task_move(t, dst);
-    dst->balance_ns += host_cost(dst->host, COST_LB_PULL);
-    dst->profile_ns[COST_LB_PULL] += host_cost(dst->host, COST_LB_PULL);
+    sim_time_t cost = host_cost(dst->host, COST_LB_PULL);
+    dst->balance_ns += cost;
+    dst->profile_ns[COST_LB_PULL] += cost;
     if (notify)
         check_preempt(dst, t);
 }
