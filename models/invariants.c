@@ -251,6 +251,23 @@ static gboolean check_drops(Invariants *inv, const Host *h, GError **error)
                     sock + dev, sock, dev, h->drop_tally);
 }
 
+/* Each loss probe and each RTO is put in exactly one class of sksim's diagnosis (tcp_diag.c). */
+static gboolean check_timer_diag(Invariants *inv, const Host *h, GError **error)
+{
+    const uint64_t *v = h->ctr.v;
+    uint64_t tlp = v[CTR_SksimTLPPeerOwnerOffCpu] + v[CTR_SksimTLPPeerOwnerOnCpu] +
+                   v[CTR_SksimTLPPeerDelayedAck] + v[CTR_SksimTLPPeerOther];
+    uint64_t rto = v[CTR_SksimRTOPeerOwnerOffCpu] + v[CTR_SksimRTOPeerOwnerOnCpu] +
+                   v[CTR_SksimRTOPeerDelayedAck] + v[CTR_SksimRTOPeerOther];
+    if (tlp == v[CTR_TcpExtTCPLossProbes] && rto == v[CTR_TcpExtTCPTimeouts])
+        return TRUE;
+    g_autofree char *obj = g_strdup_printf("host %s", h->name);
+    return violated(inv, error, "timer_diag", obj,
+                    "the peer-state classes add up to %" PRIu64 " loss probes and %" PRIu64
+                    " RTOs, but TcpExtTCPLossProbes is %" PRIu64 " and TcpExtTCPTimeouts %" PRIu64,
+                    tlp, rto, v[CTR_TcpExtTCPLossProbes], v[CTR_TcpExtTCPTimeouts]);
+}
+
 static gboolean check_host(Invariants *inv, const Host *h, GError **error)
 {
     for (uint32_t i = 0; i < h->ncpus; i++)
@@ -266,7 +283,7 @@ static gboolean check_host(Invariants *inv, const Host *h, GError **error)
         if (!check_dev(inv, h, h->devs[i], name, error))
             return FALSE;
     }
-    return check_drops(inv, h, error);
+    return check_drops(inv, h, error) && check_timer_diag(inv, h, error);
 }
 
 static gboolean check_links(Invariants *inv, GError **error)

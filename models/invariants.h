@@ -19,6 +19,8 @@
  *                   limits
  *   drop_tally      per host: the drop counters (backlog, qdisc, RX ring, link, random loss,
  *                   loopback backlog) add up to the packets the drop paths freed or lost
+ *   timer_diag      per host: sksim's peer-state classes of the loss probes and RTOs
+ *                   (Sksim*Peer*, tcp_diag.c) add up to TCPLossProbes and TCPTimeouts
  */
 #ifndef SKSIM_INVARIANTS_H
 #define SKSIM_INVARIANTS_H

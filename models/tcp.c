@@ -185,6 +185,8 @@ void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu)
     bool loopback = ha == hb;
     a->sack_ok = b->sack_ok = tcp_conf(a)->sack && tcp_conf(b)->sack;
     a->ts_ok = b->ts_ok = tcp_conf(a)->timestamps && tcp_conf(b)->timestamps;
+    a->peer = b;
+    b->peer = a;
     a->peer_host = hb->id;
     a->peer_port = b->sk.port;
     b->peer_host = ha->id;

@@ -133,6 +133,7 @@ struct TcpSock {
     uint32_t hz;
     sim_time_t tick_phase;         /* the host's jiffies tick offset (ktimer.h) */
     uint16_t peer_host, peer_port;
+    struct TcpSock *peer;          /* the other end (tcp_connect_pair); read only by tcp_diag.c */
     TcpXmitHook xmit;              /* NULL = ip_output */
     void *xmit_ctx;
     /* negotiated options */
@@ -488,6 +489,11 @@ void inet_csk_clear_xmit_timer(TcpSock *tp, uint8_t what);
 void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu);
 void tcp_delack_timer_handler(TcpSock *tp, Cpu *cpu);
 void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu);
+
+/* ---- tcp_diag.c ---- */
+/* A loss probe (rto false) or an RTO (rto true) of tp has just fired: count, in tp's host's
+ * Sksim*Peer* counters (sim/counters.h), what the peer socket was doing at that instant. */
+void tcp_diag_timer_fired(TcpSock *tp, bool rto);
 
 /* ---- tcp_recovery.c (RACK) ---- */
 void tcp_rack_advance(TcpSock *tp, uint8_t sacked, uint64_t end_seq, sim_time_t xmit_time);

@@ -693,6 +693,7 @@ void tcp_send_loss_probe(TcpSock *tp, Cpu *cpu)
     if (!tp->tlp_high_seq && tcp_loss_probe_send(tp, cpu)) {
         tp->tlp_high_seq = tp->snd_nxt;
         tcp_count(tp, CTR_TcpExtTCPLossProbes, 1);
+        tcp_diag_timer_fired(tp, false);
         tp->icsk_pending = 0;
     }
     tcp_rearm_rto(tp, cpu);

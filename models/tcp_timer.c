@@ -78,6 +78,7 @@ void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu)
         return;
     tp->tlp_high_seq = 0;
     tcp_count(tp, CTR_TcpExtTCPTimeouts, 1); /* every firing (modern, H.G) */
+    tcp_diag_timer_fired(tp, true);
     tcp_enter_loss(tp);
     tp->icsk_retransmits++;
     if (tcp_retransmit_skb(tp, tp->rtx_queue.head, 1, cpu) != 0) {

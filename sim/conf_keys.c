@@ -328,7 +328,9 @@ static const ConfStructKey struct_table[] = {
      "Counters shown in compare tables, in this order (`TcpRetransSegs` or `TCPTimeouts`); "
      "`HOST.NAME` (`receiver.TCPBacklogDrop`) is that host's, whatever report.host says. "
      "`cpu_<cost key>` (`cpu_tcp_rcv_ack`) is a row of the CPU profile: microseconds of CPU "
-     "time spent on that operation in the measured interval."},
+     "time spent on that operation in the measured interval. `Sksim*` names "
+     "(`SksimRTOPeerOwnerOffCpu`) are sksim's diagnosis of why each loss probe and RTO fired "
+     "(README, \"Looking inside a run\")."},
     {"report.host", "host name",
      "Host whose counters the unqualified report.counters show (default: the sum over hosts)."},
 };

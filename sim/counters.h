@@ -4,6 +4,7 @@
  * with no string work on the hot path, and outputs list counters in a fixed, documented order.
  * Names are exactly what `nstat` prints: "Tcp" + field for /proc/net/snmp, "TcpExt" + field for
  * /proc/net/netstat. See shared notes section G for where the kernel increments each one.
+ * After them come sksim's own diagnosis counters (SIM_DIAG_COUNTERS, prefix "Sksim").
  */
 #ifndef SKSIM_COUNTERS_H
 #define SKSIM_COUNTERS_H
@@ -11,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_COUNTERS(X)                                                                         \
+#define SIM_KERNEL_COUNTERS(X)                                                                  \
     X(TcpInSegs)                                                                                \
     X(TcpOutSegs)                                                                               \
     X(TcpRetransSegs)                                                                           \
@@ -41,12 +42,43 @@
     X(IpExtInOctets)                                                                            \
     X(IpExtOutOctets)
 
+/* sksim's own diagnosis, not kernel counters (never in <host>.nstat, nor in the counters
+ * fingerprint): at each loss probe (TLP) and each RTO a sender fires, what its peer socket -
+ * the receiver that owes the ACK - was doing at that instant (models/tcp_diag.c):
+ *   OwnerOffCpu  owned by a thread that is not on a CPU (it yielded or was preempted while it
+ *                held the socket lock): arriving segments wait in the backlog, unacked;
+ *   OwnerOnCpu   owned by a thread that is running (copying, or draining the backlog);
+ *   DelayedAck   not owned, an ACK owed and held by the delayed-ACK timer;
+ *   Other        none of these: an ACK or the data still on its way, or lost.
+ * The four of a kind add up to TcpExtTCPLossProbes, and to TcpExtTCPTimeouts. */
+#define SIM_DIAG_COUNTERS(X)                                                                    \
+    X(SksimTLPPeerOwnerOffCpu)                                                                  \
+    X(SksimTLPPeerOwnerOnCpu)                                                                   \
+    X(SksimTLPPeerDelayedAck)                                                                   \
+    X(SksimTLPPeerOther)                                                                        \
+    X(SksimRTOPeerOwnerOffCpu)                                                                  \
+    X(SksimRTOPeerOwnerOnCpu)                                                                   \
+    X(SksimRTOPeerDelayedAck)                                                                   \
+    X(SksimRTOPeerOther)
+
+#define SIM_COUNTERS(X) SIM_KERNEL_COUNTERS(X) SIM_DIAG_COUNTERS(X)
+
 typedef enum {
 #define SIM_COUNTER_ENUM(name) CTR_##name,
     SIM_COUNTERS(SIM_COUNTER_ENUM)
 #undef SIM_COUNTER_ENUM
     CTR_COUNT
 } CounterId;
+
+/* The kernel's counters come first: ids below CTR_KERNEL_COUNT. */
+#define SIM_COUNTER_ONE(name) +1
+enum { CTR_KERNEL_COUNT = 0 SIM_KERNEL_COUNTERS(SIM_COUNTER_ONE) };
+#undef SIM_COUNTER_ONE
+
+static inline int counter_is_kernel(CounterId id)
+{
+    return (int)id < CTR_KERNEL_COUNT;
+}
 
 /* Plain data: a host embeds one and models do `c->v[CTR_TcpOutSegs] += n`. */
 typedef struct CounterSet {

@@ -37,7 +37,7 @@ gboolean output_write_atomic(const char *path, const char *data, gsize len, GErr
 char *output_nstat_text(const HostResult *h)
 {
     GString *s = g_string_new("#kernel\n");
-    for (int id = 0; id < CTR_COUNT; id++) {
+    for (int id = 0; id < CTR_KERNEL_COUNT; id++) {
         uint64_t v = h->counters.v[id];
         if (v != 0)
             g_string_append_printf(s, "%-32s%-16llu%6.1f\n", counter_name((CounterId)id),

@@ -162,6 +162,14 @@ static void test_drop_tally(Fix *f, gconstpointer data)
                         "drop paths dropped 1");
 }
 
+static void test_timer_diag(Fix *f, gconstpointer data)
+{
+    world_host(f->w, 0)->ctr.v[CTR_TcpExtTCPTimeouts]++; /* an RTO the diagnosis did not see */
+    assert_violation(f, "invariant violated: timer_diag: host client at t=0.000000000s: the "
+                        "peer-state classes add up to 0 loss probes and 0 RTOs, but "
+                        "TcpExtTCPLossProbes is 0 and TcpExtTCPTimeouts 1");
+}
+
 /* ---- through run_scenario ---- */
 
 typedef struct {
@@ -244,6 +252,7 @@ int main(int argc, char **argv)
     FIX_TEST("backlog_limit", test_backlog_limit);
     FIX_TEST("queue_limit", test_queue_limit);
     FIX_TEST("drop_tally", test_drop_tally);
+    FIX_TEST("timer_diag", test_timer_diag);
     g_test_add_func("/invariants/run_stops", test_run_stops);
     g_test_add_func("/invariants/scenarios_hold", test_scenarios_hold);
     return g_test_run();

@@ -53,12 +53,14 @@ static void test_stall_tlp_rto_dsack_undo(void)
     th_deliver(tb, 0);
     th_run_to(tb, 4 * SIM_MS);
     g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_SksimTLPPeerOwnerOffCpu), ==, 1); /* tcp_diag.c */
     Skb *probe = th_take(tb, 0);
     g_assert_cmpuint(probe->seq, ==, 5793);
     th_deliver_skb(tb, 0, probe);
     g_assert_cmpuint(tb->a->icsk_timeout, ==, 10);
     th_run_to(tb, 10 * SIM_MS);
     g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_SksimRTOPeerOwnerOffCpu), ==, 1);
     g_assert_cmpuint(tb->a->retrans_stamp, ==, 11);
     Skb *rto = th_take(tb, 0);
     g_assert_cmpuint(rto->seq, ==, 1449);
@@ -122,10 +124,52 @@ static void test_stall_frto_spurious(void)
     th_free(tb);
 }
 
+/* What the receiver was doing when the sender's probe fired (tcp_diag.c), not owned this time.
+ * After the same warm-up and with the receiver's quick-ACKs used up, at 1 ms the sender writes two skbs of one MSS each; the first arrives
+ * and, one MSS only, waits for the delayed ACK (4 jiffies = rto_min - 1: 5 ms); the second is
+ * lost. PTO with 2 packets out: 3 jiffies, 4 ms, while the ACK is still held -> DelayedAck. The
+ * probe is lost too; at 5 ms the delayed ACK leaves and is lost. The RTO (re-armed at the
+ * probe: 4 + 6 = 10 ms) then finds the receiver owing nothing -> Other. */
+static void test_stall_diag_peer_classes(void)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++)
+        tb->conf[i].tcp.rto_min_ns = 5 * SIM_MS;
+    th_connect(tb, 1500);
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    th_run_to(tb, 100 * SIM_US);
+    th_deliver(tb, 1);
+    th_run_to(tb, SIM_MS);
+    tb->b->ack.quick = 0; /* past the quick-ACKs of a new connection (tcp_incr_quickack) */
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    th_deliver(tb, 0);
+    th_drop(tb, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    g_assert_true(tb->b->ack.pending & ICSK_ACK_TIMER);
+    th_run_to(tb, 4 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_SksimTLPPeerDelayedAck), ==, 1);
+    th_drop(tb, 0);
+    th_run_to(tb, 5 * SIM_MS);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    th_drop(tb, 1);
+    th_run_to(tb, 10 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_SksimRTOPeerOther), ==, 1);
+    for (int c = CTR_SksimTLPPeerOwnerOffCpu; c <= CTR_SksimRTOPeerOther; c++)
+        if (c != CTR_SksimTLPPeerDelayedAck && c != CTR_SksimRTOPeerOther)
+            g_assert_cmpuint(th_ctr(tb, 0, (CounterId)c), ==, 0);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/stall/tlp-rto-dsack-undo", test_stall_tlp_rto_dsack_undo);
     g_test_add_func("/tcp/stall/frto-spurious", test_stall_frto_spurious);
+    g_test_add_func("/tcp/stall/diag-peer-classes", test_stall_diag_peer_classes);
     return g_test_run();
 }
