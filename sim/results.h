@@ -55,7 +55,7 @@ typedef struct RunResult {
     double wall_s;
     double events_per_s;
     uint64_t fp_events;         /* fingerprint of the executed event sequence */
-    uint64_t fp_counters;       /* fingerprint of the final counters */
+    uint64_t fp_counters;       /* fingerprint of the final kernel counters (not Sksim*) */
     bool interrupted;
 } RunResult;
 
