@@ -7,8 +7,8 @@
  * the peer is owned by a thread that is off its CPU (the case of seed 000: a netserver that
  * yielded in __release_sock() while it held its socket, so the segments wait in the backlog,
  * unacked); owned by a thread that is running; not owned but holding an owed ACK on its
- * delayed-ACK timer (a window-limited stall racing __tcp_ack_snd_check's window test); or none
- * of these. The check reads the peer only and changes nothing, so a run's events and kernel
+ * delayed-ACK timer (a flow stalled on a full window, whose ACK the window test of
+ * __tcp_ack_snd_check put off); or none of these. The check reads the peer only and changes nothing, so a run's events and kernel
  * counters are the same with or without it.
  */
 #include "models/tcp_internal.h"
@@ -30,10 +30,10 @@ static PeerState peer_state(const TcpSock *peer)
 
 void tcp_diag_timer_fired(TcpSock *tp, bool rto)
 {
-    static const CounterId tlp[] = { CTR_SksimTLPPeerOwnerOffCpu, CTR_SksimTLPPeerOwnerOnCpu,
-                                     CTR_SksimTLPPeerDelayedAck, CTR_SksimTLPPeerOther };
-    static const CounterId rtos[] = { CTR_SksimRTOPeerOwnerOffCpu, CTR_SksimRTOPeerOwnerOnCpu,
-                                      CTR_SksimRTOPeerDelayedAck, CTR_SksimRTOPeerOther };
+    static const CounterId tlp_class[] = { CTR_SksimTLPPeerOwnerOffCpu, CTR_SksimTLPPeerOwnerOnCpu,
+                                           CTR_SksimTLPPeerDelayedAck, CTR_SksimTLPPeerOther };
+    static const CounterId rto_class[] = { CTR_SksimRTOPeerOwnerOffCpu, CTR_SksimRTOPeerOwnerOnCpu,
+                                           CTR_SksimRTOPeerDelayedAck, CTR_SksimRTOPeerOther };
     PeerState s = peer_state(tp->peer);
-    tcp_count(tp, rto ? rtos[s] : tlp[s], 1);
+    tcp_count(tp, rto ? rto_class[s] : tlp_class[s], 1);
 }

@@ -75,11 +75,6 @@ typedef enum {
 enum { CTR_KERNEL_COUNT = 0 SIM_KERNEL_COUNTERS(SIM_COUNTER_ONE) };
 #undef SIM_COUNTER_ONE
 
-static inline int counter_is_kernel(CounterId id)
-{
-    return (int)id < CTR_KERNEL_COUNT;
-}
-
 /* Plain data: a host embeds one and models do `c->v[CTR_TcpOutSegs] += n`. */
 typedef struct CounterSet {
     uint64_t v[CTR_COUNT];
