@@ -8,8 +8,8 @@
  * yielded in __release_sock() while it held its socket, so the segments wait in the backlog,
  * unacked); owned by a thread that is running; not owned but holding an owed ACK on its
  * delayed-ACK timer (a flow stalled on a full window, whose ACK the window test of
- * __tcp_ack_snd_check put off); or none of these. The check reads the peer only and changes nothing, so a run's events and kernel
- * counters are the same with or without it.
+ * __tcp_ack_snd_check put off); or none of these. The check reads the peer only and changes
+ * nothing, so a run's events and kernel counters are the same with or without it.
  */
 #include "models/tcp_internal.h"
 

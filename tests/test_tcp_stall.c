@@ -125,11 +125,12 @@ static void test_stall_frto_spurious(void)
 }
 
 /* What the receiver was doing when the sender's probe fired (tcp_diag.c), not owned this time.
- * After the same warm-up and with the receiver's quick-ACKs used up, at 1 ms the sender writes two skbs of one MSS each; the first arrives
- * and, one MSS only, waits for the delayed ACK (4 jiffies = rto_min - 1: 5 ms); the second is
- * lost. PTO with 2 packets out: 3 jiffies, 4 ms, while the ACK is still held -> DelayedAck. The
- * probe is lost too; at 5 ms the delayed ACK leaves and is lost. The RTO (re-armed at the
- * probe: 4 + 6 = 10 ms) then finds the receiver owing nothing -> Other. */
+ * After the same warm-up and with the receiver's quick-ACKs used up, at 1 ms the sender writes
+ * two skbs of one MSS each; the first arrives and, one MSS only, waits for the delayed ACK
+ * (4 jiffies = rto_min - 1: 5 ms); the second is lost. PTO with 2 packets out: 3 jiffies,
+ * 4 ms, while the ACK is still held -> DelayedAck. The probe is lost too; at 5 ms the delayed
+ * ACK leaves and is lost. The RTO (re-armed at the probe: 4 + 6 = 10 ms) then finds the
+ * receiver owing nothing -> Other. */
 static void test_stall_diag_peer_classes(void)
 {
     TcpBench *tb = th_new();

@@ -48,17 +48,26 @@ sweep rto release-sock-resched 1s --variant before --param hosts.clnt.tcp.rto_mi
 
 sweep knob release-sock-resched 1s --variant before \
   --param stack.release_sock.resched_every=1,2,4
-off() { echo $(($(col knob "$1" before SksimTLPPeerOwnerOffCpu) + $(col knob "$1" before SksimRTOPeerOwnerOffCpu))); }
+off() {
+  local tlp rto
+  tlp=$(col knob "$1" before SksimTLPPeerOwnerOffCpu)
+  rto=$(col knob "$1" before SksimRTOPeerOwnerOffCpu)
+  echo $((tlp + rto))
+}
 o1=$(off 1) o2=$(off 2) o4=$(off 4)
 [ "$o1" -gt "$o2" ] && [ "$o2" -gt "$o4" ] ||
   fail "000: firings with the owner off its CPU should fall with resched_every 1, 2, 4: $o1 $o2 $o4"
 
 sweep rr delack-prequeue 500ms --variant before --variant after --param workloads.rr.flows=10,60
 gain() {
-  awk -v a="$(col rr "$1" after transactions_per_s)" -v b="$(col rr "$1" before transactions_per_s)" \
-    'BEGIN { printf "%.4f", a / b }'
+  local a b
+  a=$(col rr "$1" after transactions_per_s)
+  b=$(col rr "$1" before transactions_per_s)
+  awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", a / b }'
 }
 g10=$(gain 10) g60=$(gain 60)
-awk -v g="$g10" 'BEGIN { exit !(g < 1.05) }' || fail "003, 10 flows: after/before $g10, expected < 1.05"
-awk -v g="$g60" 'BEGIN { exit !(g > 1.08) }' || fail "003, 60 flows: after/before $g60, expected > 1.08"
+awk -v g="$g10" 'BEGIN { exit !(g < 1.05) }' ||
+  fail "003, 10 flows: after/before $g10, expected < 1.05"
+awk -v g="$g60" 'BEGIN { exit !(g > 1.08) }' ||
+  fail "003, 60 flows: after/before $g60, expected > 1.08"
 echo ok
