@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # --pcap, --trace and --log: the files they write and where, the event log's line format, the
 # trace as JSON (python3 when present), per-variant trace names, and bad values (exit 2,
-# nothing created). Without them a run writes none of these files.
+# nothing created). Without them a run writes none of these files. Also the diagnosis counters
+# (Sksim*Peer*) of a run whose reader holds its socket while it copies.
 source "$(dirname "$0")/common.bash"
 
 f=tests/data/observe_loss.yaml
@@ -102,4 +103,20 @@ bad_run "--snaplen: must be between" --snaplen -1
 # compare takes the same options
 expect_status 2 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --out "$TMP/bad" --pcap client:eth7
 expect_grep "no device 'eth7'" "$TMP/err"
+# sksim's diagnosis of each probe (README, "Why each loss probe and RTO fired"): a reader that
+# copies at 1 ms per KiB holds its socket on its CPU for a whole 64 KiB read, so the client's
+# loss probes find the owner running; never off its CPU (nothing else runs on CPU 0), and the
+# classes add up to TCPLossProbes (the timer_diag invariant would stop the run otherwise).
+expect_status 0 "$SKSIM_BIN" run scenarios/example.yaml --variant after --duration 1s --quiet \
+  --out "$TMP/diag" --set hosts.server.costs.copy_per_kb=1ms --set hosts.client.tcp.rto_min=5ms
+# client_ctr NAME: the client host's counter in metrics.json (its block comes first)
+client_ctr() {
+  awk -v k="\"$1\":" '
+    $1 == "\"client\":" { c = 1 }
+    c && $1 == k { sub(/,$/, "", $2); print $2; exit }' "$TMP/diag/after/metrics.json"
+}
+on=$(client_ctr SksimTLPPeerOwnerOnCpu)
+[ "${on:-0}" -gt 0 ] || fail "no loss probe found the slow reader on its CPU"
+[ "$(client_ctr SksimTLPPeerOwnerOffCpu)" = 0 ] || fail "a loss probe found the reader off its CPU"
+[ "$(client_ctr TcpExtTCPLossProbes)" = "$on" ] || fail "loss probes other than owner-on-CPU"
 echo "ok"
