@@ -8,7 +8,9 @@
 #       inside sendmsg. (64 KiB is 53 bytes over size_goal: when the small tail has already left,
 #       a call starts two skbs and "every 1" flushes.)
 #   000 (cond_resched in __release_sock): one flow has no other task on its CPU, so
-#       need_resched is never set and cond_resched never yields in either variant.
+#       need_resched is never set and cond_resched never yields in either variant. And with
+#       full preemption (CONFIG_PREEMPT) cond_resched() is a no-op: the owner is preempted
+#       wherever it is, so how often __release_sock() calls it cannot matter.
 #   004 (backlog limit): with GRO and interrupt moderation at the receiver the ACK rate falls
 #       so far that the sender's backlog never reaches even the smaller limit.
 # And where the 004 sender runs decides whether it drops ACKs at all: the NIC softirq that
@@ -35,6 +37,7 @@ short=(duration=300ms warmup=100ms)
 same sendmsg-flush-backlog "${short[@]}" workloads.stream.write_size=32KiB
 differ sendmsg-flush-backlog "${short[@]}"
 same release-sock-resched "${short[@]}" workloads.netperf.flows=1
+same release-sock-resched "${short[@]}" hosts.srv.sched.preempt=full
 differ release-sock-resched "${short[@]}"
 same backlog-limit "${short[@]}" hosts.receiver.nic.gro=true hosts.receiver.nic.irq_coalesce=20us
 differ backlog-limit "${short[@]}"
