@@ -28,6 +28,12 @@ static PeerState peer_state(const TcpSock *peer)
     return PEER_OTHER;
 }
 
+const char *tcp_diag_peer_name(const TcpSock *tp)
+{
+    static const char *const names[] = { "owner_off_cpu", "owner_on_cpu", "delayed_ack", "other" };
+    return names[peer_state(tp->peer)];
+}
+
 void tcp_diag_timer_fired(TcpSock *tp, bool rto)
 {
     static const CounterId tlp_class[] = { CTR_SksimTLPPeerOwnerOffCpu, CTR_SksimTLPPeerOwnerOnCpu,

@@ -494,6 +494,8 @@ void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu);
 /* A loss probe (rto false) or an RTO (rto true) of tp has just fired: count, in tp's host's
  * Sksim*Peer* counters (sim/counters.h), what the peer socket was doing at that instant. */
 void tcp_diag_timer_fired(TcpSock *tp, bool rto);
+/* The same class for the event log: "owner_off_cpu", "owner_on_cpu", "delayed_ack", "other". */
+const char *tcp_diag_peer_name(const TcpSock *tp);
 
 /* ---- tcp_recovery.c (RACK) ---- */
 void tcp_rack_advance(TcpSock *tp, uint8_t sacked, uint64_t end_seq, sim_time_t xmit_time);

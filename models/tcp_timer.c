@@ -120,16 +120,16 @@ void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu)
         break;
     case ICSK_TIME_LOSS_PROBE:
         SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "TLP",
-                  "snd_una=%" PRIu64 " snd_nxt=%" PRIu64 " packets_out=%u cwnd=%u", tp->snd_una,
-                  tp->snd_nxt, tp->packets_out, tp->snd_cwnd);
+                  "snd_una=%" PRIu64 " snd_nxt=%" PRIu64 " packets_out=%u cwnd=%u peer=%s",
+                  tp->snd_una, tp->snd_nxt, tp->packets_out, tp->snd_cwnd, tcp_diag_peer_name(tp));
         tcp_send_loss_probe(tp, cpu);
         break;
     case ICSK_TIME_RETRANS:
         tp->icsk_pending = 0;
         SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "RTO",
-                  "snd_una=%" PRIu64 " packets_out=%u rto_ms=%" PRIu64 " backoff=%u", tp->snd_una,
-                  tp->packets_out, jiffies_to_usecs_hz(tp->icsk_rto, tp->hz) / 1000u,
-                  tp->icsk_backoff);
+                  "snd_una=%" PRIu64 " packets_out=%u rto_ms=%" PRIu64 " backoff=%u peer=%s",
+                  tp->snd_una, tp->packets_out, jiffies_to_usecs_hz(tp->icsk_rto, tp->hz) / 1000u,
+                  tp->icsk_backoff, tcp_diag_peer_name(tp));
         tcp_retransmit_timer(tp, cpu);
         break;
     case ICSK_TIME_PROBE0:

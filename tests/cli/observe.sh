@@ -28,7 +28,7 @@ done
 
 # the log: "<s>.<9 digits> <host>:<cpu> <context> <event> key=value...", categories tcp and timer
 log="$out/base/events.log"
-expect_grep '^[0-9]+\.[0-9]{9} client:[0-9]+ softirq RTO sk=1 snd_una=[0-9]+ packets_out=[0-9]+ rto_ms=[0-9]+ backoff=[0-9]+$' "$log"
+expect_grep '^[0-9]+\.[0-9]{9} client:[0-9]+ softirq RTO sk=1 snd_una=[0-9]+ packets_out=[0-9]+ rto_ms=[0-9]+ backoff=[0-9]+ peer=(owner_off_cpu|owner_on_cpu|delayed_ack|other)$' "$log"
 expect_grep '^[0-9]+\.[0-9]{9} client:[0-9]+ \S+ retransmit sk=1 seq=[0-9]+ end_seq=[0-9]+ segs=[0-9]+ state=[0-9]$' "$log"
 expect_grep ' ca_state sk=1 from=Open to=(Disorder|Recovery|Loss) ' "$log"
 bad="$(grep -Ev '^[0-9]+\.[0-9]{9} [a-z]+:([0-9]+|-) \S+ (ca_state|undo|retransmit|DSACK|TLP|RTO|tcp_reo_timeout|write_timer_deferred|delack_timer|delack_timer_deferred)( [a-z_]+=\S+)+$' "$log" || true)"
