@@ -149,17 +149,23 @@ GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results);
  * host in result order, cost rows in table order; rows that are zero in every variant are left
  * out. */
 GPtrArray *compare_profile_rows(const GPtrArray *results);
+/* sksim's diagnosis counters (Sksim*, after the kernel's in the counter table) the same way:
+ * rows "<host> <counter>", counts, left out when zero in every variant. */
+GPtrArray *compare_diag_rows(const GPtrArray *results);
 /* (last - first) / first in percent; NaN when undefined. */
 double compare_change_pct(const CompareRow *row);
 /* The Markdown table alone (what `compare` prints). */
 char *compare_table(const GPtrArray *rows, const GPtrArray *results);
 /* "PASS name: value in [min, max]" or "FAIL name: ..." (no newline). */
 char *compare_check_line(const CheckOutcome *c);
-/* compare.md: title, seed, table, checks, then the CPU profile table (profile may be NULL). */
+/* compare.md: title, seed, table, checks, then the diagnosis table and the CPU profile table
+ * (diag and profile may be NULL). */
 char *compare_markdown(const Scenario *s, uint64_t seed, const char *table,
-                       const GArray *checks, const char *profile);
-/* compare.json: the rows, the checks, the CPU profile rows (in seconds), the verdict. */
+                       const GArray *checks, const char *diag, const char *profile);
+/* compare.json: the rows, the checks, the diagnosis rows ("timer_diag", counts), the CPU
+ * profile rows (in seconds), the verdict. */
 char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
-                   const GPtrArray *profile_rows, const GPtrArray *results, const GArray *checks);
+                   const GPtrArray *diag_rows, const GPtrArray *profile_rows,
+                   const GPtrArray *results, const GArray *checks);
 
 #endif

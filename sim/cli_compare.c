@@ -117,10 +117,12 @@ static int report(const Scenario *s, uint64_t seed, const GPtrArray *results, co
     g_autoptr(GPtrArray) rows = compare_rows(s, results);
     g_autoptr(GArray) checks = evaluate_checks(s, results);
     g_autofree char *table = compare_table(rows, results);
+    g_autoptr(GPtrArray) diag_rows = compare_diag_rows(results);
+    g_autofree char *diag = diag_rows->len ? compare_table(diag_rows, results) : NULL;
     g_autoptr(GPtrArray) profile_rows = compare_profile_rows(results);
     g_autofree char *profile = profile_rows->len ? compare_table(profile_rows, results) : NULL;
-    g_autofree char *md = compare_markdown(s, seed, table, checks, profile);
-    g_autofree char *json = compare_json(s, seed, rows, profile_rows, results, checks);
+    g_autofree char *md = compare_markdown(s, seed, table, checks, diag, profile);
+    g_autofree char *json = compare_json(s, seed, rows, diag_rows, profile_rows, results, checks);
     if (!write_report(dir, "compare.md", md) || !write_report(dir, "compare.json", json))
         return CLI_EXIT_USAGE;
     /* figures in DIR/plots/ (sim/plot_dir.c); a missing gnuplot or a failed figure is reported

@@ -112,21 +112,27 @@ static const HostResult *result_host(const RunResult *r, const char *name)
     return NULL;
 }
 
-GPtrArray *compare_profile_rows(const GPtrArray *results)
+/* Rows "<host> <key(id)>" for ids first..last-1 of every host, value(host, id) per variant;
+ * rows that are zero in every variant are left out. */
+typedef double (*HostValueFn)(const HostResult *h, int id);
+typedef const char *(*IdKeyFn)(int id);
+
+static GPtrArray *host_rows(const GPtrArray *results, int first, int last, IdKeyFn key,
+                            HostValueFn value, double scale, int decimals)
 {
     GPtrArray *rows = g_ptr_array_new_with_free_func(compare_row_free);
     if (results->len == 0)
         return rows;
-    const RunResult *first = g_ptr_array_index(results, 0);
-    for (guint h = 0; h < first->hosts->len; h++) {
-        const char *host = ((const HostResult *)g_ptr_array_index(first->hosts, h))->name;
-        for (int id = 0; id < COST_COUNT; id++) {
-            g_autofree char *name = g_strdup_printf("%s %s", host, cost_key((CostId)id));
-            CompareRow *row = compare_row_new(name, name, 1e3, 1);
+    const RunResult *r0 = g_ptr_array_index(results, 0);
+    for (guint h = 0; h < r0->hosts->len; h++) {
+        const char *host = ((const HostResult *)g_ptr_array_index(r0->hosts, h))->name;
+        for (int id = first; id < last; id++) {
+            g_autofree char *name = g_strdup_printf("%s %s", host, key(id));
+            CompareRow *row = compare_row_new(name, name, scale, decimals);
             for (guint v = 0; v < results->len; v++) {
                 const HostResult *hr = result_host(g_ptr_array_index(results, v), host);
-                double s = hr ? sim_time_to_sec(hr->cpu_profile_ns[id]) : NAN;
-                g_array_append_val(row->values, s);
+                double x = hr ? value(hr, id) : NAN;
+                g_array_append_val(row->values, x);
             }
             if (row_any_positive(row))
                 g_ptr_array_add(rows, row);
@@ -135,6 +141,36 @@ GPtrArray *compare_profile_rows(const GPtrArray *results)
         }
     }
     return rows;
+}
+
+static const char *cost_key_of(int id)
+{
+    return cost_key((CostId)id);
+}
+
+static double profile_seconds(const HostResult *h, int id)
+{
+    return sim_time_to_sec(h->cpu_profile_ns[id]);
+}
+
+static const char *counter_name_of(int id)
+{
+    return counter_name((CounterId)id);
+}
+
+static double counter_value(const HostResult *h, int id)
+{
+    return (double)h->counters.v[id];
+}
+
+GPtrArray *compare_profile_rows(const GPtrArray *results)
+{
+    return host_rows(results, 0, COST_COUNT, cost_key_of, profile_seconds, 1e3, 1);
+}
+
+GPtrArray *compare_diag_rows(const GPtrArray *results)
+{
+    return host_rows(results, CTR_KERNEL_COUNT, CTR_COUNT, counter_name_of, counter_value, 1.0, 0);
 }
 
 double compare_change_pct(const CompareRow *row)
@@ -251,7 +287,7 @@ char *compare_check_line(const CheckOutcome *c)
 }
 
 char *compare_markdown(const Scenario *s, uint64_t seed, const char *table, const GArray *checks,
-                       const char *profile)
+                       const char *diag, const char *profile)
 {
     GString *out = g_string_new(NULL);
     const char *title = scenario_title(s);
@@ -267,6 +303,14 @@ char *compare_markdown(const Scenario *s, uint64_t seed, const char *table, cons
     for (guint i = 0; i < checks->len; i++) {
         g_autofree char *line = compare_check_line(&g_array_index(checks, CheckOutcome, i));
         g_string_append_printf(out, "- %s\n", line);
+    }
+    if (diag) {
+        g_string_append(out, "\n## Why the loss probes and RTOs fired\n\n"
+                             "sksim's diagnosis (README, \"Why each loss probe and RTO fired\"): "
+                             "per sender host, what the peer socket was doing when each TLP and "
+                             "RTO fired (`Sksim*` counters in each variant's metrics.json); rows "
+                             "that are zero everywhere are left out.\n\n");
+        g_string_append(out, diag);
     }
     if (profile) {
         g_string_append(out, "\n## CPU time per operation\n\n"
@@ -336,7 +380,8 @@ static gboolean all_pass(const GArray *checks)
 }
 
 char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
-                   const GPtrArray *profile_rows, const GPtrArray *results, const GArray *checks)
+                   const GPtrArray *diag_rows, const GPtrArray *profile_rows,
+                   const GPtrArray *results, const GArray *checks)
 {
     GString *out = g_string_new(NULL);
     g_autoptr(JsonWriter) w = json_writer_new(out, true);
@@ -353,6 +398,8 @@ char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
     json_rows(w, rows, results);
     json_key(w, "checks");
     json_checks(w, checks);
+    json_key(w, "timer_diag");
+    json_rows(w, diag_rows, results);
     json_key(w, "cpu_profile_s");
     json_rows(w, profile_rows, results);
     json_member_bool(w, "pass", all_pass(checks));

@@ -32,6 +32,21 @@ expect_grep "^\| client copy_per_kb +\| +[0-9]+\.[0-9] \| +[0-9]+\.[0-9] \|" "$m
 expect_grep "^\| server copy_per_kb +\| +[0-9]+\.[0-9] \| +[0-9]+\.[0-9] \|" "$md"
 expect_no_grep "rr_app" "$md"
 expect_no_grep "CPU time per operation" "$TMP/out" # printed table: the counters only
+# no loss probe or RTO fired here, so no diagnosis table
+expect_no_grep "^## Why the loss probes and RTOs fired$" "$md"
+expect_grep '^  "timer_diag": \[\],?$' "$TMP/ok/compare.json"
+
+# a lossy link: a TLP and an RTO fire on the client, and the diagnosis table before the profile
+# has one row per non-zero class ("<host> <counter>", counts), the same in compare.json
+expect_status 0 "$SKSIM_BIN" compare tests/data/observe_loss.yaml --out "$TMP/loss" --quiet
+md="$TMP/loss/compare.md"
+expect_grep "^## Why the loss probes and RTOs fired$" "$md"
+expect_grep "^\| client SksimRTOPeerOther +\| +[1-9][0-9]* \|$" "$md"
+expect_no_grep "^\| server Sksim" "$md"
+why=$(grep -n '^## Why the loss' "$md" | cut -d: -f1)
+[ "$why" -lt "$(grep -n '^## CPU time' "$md" | cut -d: -f1)" ] ||
+  fail "the diagnosis table should come before the CPU profile"
+expect_grep '"name": "client SksimRTOPeerOther"' "$TMP/loss/compare.json"
 
 # CPU profile rows as counters: report rows in us of CPU time, summed over hosts or of one host,
 # and expect checks over them; twice the link rate copies twice the bytes
