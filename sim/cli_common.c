@@ -238,6 +238,11 @@ gboolean cli_run_args_check(const CliRunArgs *a, const char *cmd)
         cli_usage_error(cmd, "--duration: empty value");
         return FALSE;
     }
+    sim_time_t duration_ns;
+    if (a->duration && !units_parse_duration(a->duration, &duration_ns, &err)) {
+        cli_usage_error(cmd, "--duration %s: %s", a->duration, err->message);
+        return FALSE;
+    }
     if (a->max_events < 0) {
         cli_usage_error(cmd, "--max-events: must be >= 0");
         return FALSE;

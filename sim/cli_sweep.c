@@ -133,7 +133,7 @@ static gboolean parse_args(int argc, char **argv, SweepArgs *a, char **file)
         cli_usage_error("sweep", "expected at least one --param KEY=V1,V2,...");
         return FALSE;
     }
-    if (a->seeds < 0 || a->jobs < 0) {
+    if (a->seeds == 0 || a->seeds < -1 || a->jobs == 0 || a->jobs < -1) {
         cli_usage_error("sweep", "--seeds and --jobs must be >= 1");
         return FALSE;
     }
@@ -153,6 +153,15 @@ static GPtrArray *parse_params(char **args)
         if (!p) {
             cli_usage_error("sweep", "%s", err->message);
             return NULL;
+        }
+        for (guint j = 0; j < params->len; j++) {
+            const SweepParam *q = g_ptr_array_index(params, j);
+            if (strcmp(q->key, p->key) == 0) {
+                cli_usage_error("sweep", "--param %s is given twice: list all its values in one "
+                                "--param %s=V1,V2,...", p->key, p->key);
+                sweep_param_free(p);
+                return NULL;
+            }
         }
         g_ptr_array_add(params, p);
         if (strcmp(p->key, "seed") == 0) {
@@ -365,7 +374,7 @@ static char *scenario_stamp(const char *file)
 
 int cli_sweep(int argc, char **argv)
 {
-    g_auto(SweepArgs) a = { 0 };
+    g_auto(SweepArgs) a = { .seeds = -1, .jobs = -1 }; /* -1: not given */
     g_autofree char *file = NULL;
     if (!parse_args(argc, argv, &a, &file))
         return CLI_EXIT_USAGE;

@@ -149,6 +149,11 @@ static gboolean unknown_key(const char *file, const Section *s, const char *rel,
     if (*where)
         conf_set_error(error, file, key, SKSIM_CONF_ERROR_UNKNOWN_KEY, "unknown key '%s' in %s%s",
                        key->text, where, hint);
+    else if (!*hint && strchr(key->text, '.'))
+        conf_set_error(error, file, key, SKSIM_CONF_ERROR_UNKNOWN_KEY,
+                       "unknown key '%s' at the top level (dotted keys are for variants and "
+                       "--set; in the file, nest each part as a mapping)",
+                       key->text);
     else
         conf_set_error(error, file, key, SKSIM_CONF_ERROR_UNKNOWN_KEY,
                        "unknown key '%s' at the top level%s", key->text, hint);

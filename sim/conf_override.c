@@ -106,11 +106,44 @@ static ConfNode *make_maps(ConfNode *root, char **parts, guint n, const ConfNode
     return m;
 }
 
+/* A valid key under a host, link or workload that the scenario does not have ("hosts.c.nic.gro"
+ * with hosts a and b): say which entries there are rather than suggest another entry's key. */
+static gboolean unknown_entry(const ConfNode *root, const char *path, const ConfNode *where,
+                              const char *file, GError **error)
+{
+    g_autofree char *entry = NULL;
+    const char *rel = NULL;
+    ConfSection sec = split_path(path, &entry, &rel);
+    if (!entry || !conf_keys_find(sec, rel))
+        return FALSE;
+    const char *sroot = conf_section_root(sec);
+    const ConfNode *entries = conf_map_get(root, sroot);
+    g_autoptr(GString) have = g_string_new("");
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; entries && i < conf_map_len(entries); i++) {
+        g_string_append_printf(have, "%s'%s'", i ? ", " : "", conf_map_key(entries, i));
+        g_ptr_array_add(names, g_strdup(conf_map_key(entries, i)));
+    }
+    g_autofree char *hint = conf_suggest_hint(entry, names);
+    g_autofree char *kind = g_strndup(sroot, strlen(sroot) - 1); /* "hosts" -> "host" */
+    if (*hint)
+        conf_set_error(error, file, where, SKSIM_CONF_ERROR_REFERENCE,
+                       "'%s' names %s '%s', which the scenario does not have%s", path, kind,
+                       entry, hint);
+    else
+        conf_set_error(error, file, where, SKSIM_CONF_ERROR_REFERENCE,
+                       "'%s' names %s '%s', which the scenario does not have (%s: %s)", path,
+                       kind, entry, sroot, have->len ? have->str : "none");
+    return TRUE;
+}
+
 gboolean conf_override_apply(ConfNode *root, const char *path, const ConfNode *where,
                              ConfNode *value_in, const char *file, GError **error)
 {
     g_autoptr(ConfNode) value = value_in;
     if (!path_known(root, path)) {
+        if (unknown_entry(root, path, where, file, error))
+            return FALSE;
         g_autoptr(GPtrArray) cands = concrete_paths(root);
         const char *inside = first_under(cands, path);
         if (inside) {

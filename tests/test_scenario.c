@@ -266,10 +266,15 @@ static void test_set_errors(void)
                      SKSIM_CONF_ERROR_UNKNOWN_KEY,
                      "--set:1:1: unknown key 'stack.backlog.limt' (did you mean "
                      "'stack.backlog.limit'?)");
+    /* a known key under a host the scenario lacks: the host is what is wrong */
     assert_set_error((const char *const[]){"hz=250", "hosts.clinet.cpus=2", NULL},
-                     SKSIM_CONF_ERROR_UNKNOWN_KEY,
-                     "--set:2:1: unknown key 'hosts.clinet.cpus' (did you mean "
-                     "'hosts.client.cpus'?)");
+                     SKSIM_CONF_ERROR_REFERENCE,
+                     "--set:2:1: 'hosts.clinet.cpus' names host 'clinet', which the scenario does "
+                     "not have (did you mean 'client'?)");
+    assert_set_error((const char *const[]){"links.backbone.rate=1Gbit", NULL},
+                     SKSIM_CONF_ERROR_REFERENCE,
+                     "--set:1:1: 'links.backbone.rate' names link 'backbone', which the scenario "
+                     "does not have (links: 'wire')");
     assert_set_error((const char *const[]){"hosts.client.cpus=zero", NULL}, SKSIM_CONF_ERROR_TYPE,
                      "--set:1:19: expected a whole number, got 'zero'");
     assert_set_error((const char *const[]){"links.wire.delay=10", NULL}, SKSIM_CONF_ERROR_UNIT,

@@ -33,4 +33,17 @@ expect_status 2 "$SKSIM_BIN" run "$f" --max-wall -1
 expect_status 2 "$SKSIM_BIN" run "$f" --variant nosuch --out "$TMP/o"
 expect_grep "unknown variant 'nosuch'" "$TMP/err"
 [ ! -e "$TMP/o" ] || fail "a failed command created its output directory"
+# a bad --duration is named as such, not as the --set it becomes inside
+expect_status 2 "$SKSIM_BIN" run "$f" --set seed=2 --duration 10 --out "$TMP/o"
+expect_grep "^sksim run: --duration 10: missing unit" "$TMP/err"
+
+# sweep: zero seeds or jobs, and one key given as two --param, are usage errors
+for o in "--seeds 0" "--jobs 0" "--seeds -2"; do
+  # shellcheck disable=SC2086
+  expect_status 2 "$SKSIM_BIN" sweep "$f" -p links.wire.rate=1Gbit $o --out "$TMP/o"
+  expect_grep "^sksim sweep: --seeds and --jobs must be >= 1" "$TMP/err"
+done
+expect_status 2 "$SKSIM_BIN" sweep "$f" -p links.wire.rate=1Gbit -p links.wire.rate=2Gbit --out "$TMP/o"
+expect_grep "^sksim sweep: --param links.wire.rate is given twice" "$TMP/err"
+[ ! -e "$TMP/o" ] || fail "a failed sweep created its output directory"
 echo "ok"
