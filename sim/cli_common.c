@@ -341,9 +341,7 @@ int cli_error_status(const GError *err)
 
 static void print_summary(const RunResult *r, const char *label)
 {
-    /* an interrupted run got as far as the warm-up plus its measured time */
-    sim_time_t reached = r->interrupted ? MIN(r->duration_ns, r->warmup_ns + r->measured_ns)
-                                        : r->duration_ns;
+    sim_time_t reached = r->interrupted ? r->reached_ns : r->duration_ns;
     printf("%s: simulated %.3f s, %" PRIu64 " events, wall %.3f s, %.2fM events/s%s\n", label,
            sim_time_to_sec(reached), r->events, r->wall_s, r->events_per_s / 1e6,
            r->interrupted ? " (interrupted)" : "");

@@ -47,7 +47,9 @@ typedef struct RunResult {
     uint64_t seed;
     sim_time_t duration_ns;     /* simulated, including warm-up */
     sim_time_t warmup_ns;
-    sim_time_t measured_ns;     /* duration - warmup (shorter when interrupted) */
+    sim_time_t measured_ns;     /* what the counters cover: duration - warmup; when interrupted,
+                                 * to the stop, from 0 if it came inside the warm-up */
+    sim_time_t reached_ns;      /* simulated time at the end (the stop when interrupted) */
     GPtrArray *hosts;           /* HostResult* */
     GPtrArray *flows;           /* FlowResult* */
     Series *series;             /* owned; may be NULL */

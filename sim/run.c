@@ -30,6 +30,7 @@ typedef struct {
     uint64_t check_every;      /* 0: only at the end */
     uint64_t events_checked;   /* sim_events_executed at the last check */
     GError *violation;         /* the first invariant violation, if any */
+    bool warm;                 /* the warm-up is over and the counters were reset */
 } RunCtx;
 
 #ifdef SKSIM_CHECK_INVARIANTS
@@ -42,6 +43,7 @@ static void warmup_end(Sim *sim, void *ctx)
 {
     RunCtx *rc = ctx;
     world_reset_counters(rc->world);
+    rc->warm = true;
 }
 
 static void run_hook(Sim *sim, void *ctx)
@@ -86,7 +88,10 @@ static void fill_result(RunCtx *rc, RunResult *r, Series *series, double wall_s,
     r->seed = c->seed;
     r->duration_ns = c->duration_ns;
     r->warmup_ns = c->warmup_ns;
-    r->measured_ns = end > c->warmup_ns ? end - c->warmup_ns : 0;
+    r->reached_ns = end;
+    /* the interval the counters cover: from the warm-up's end, or from 0 when the run was
+     * stopped before the warm-up was over (its counters were never reset) */
+    r->measured_ns = rc->warm ? end - c->warmup_ns : end;
     world_collect(rc->world, r, r->measured_ns);
     r->series = series;
     r->events = sim_events_executed(rc->sim);
@@ -111,6 +116,8 @@ RunResult *run_scenario(const ScenarioConf *conf, const RunOptions *opt, GError 
     sim_event_init(&rc.warmup_ev, warmup_end, &rc, EVK_WARMUP, 0);
     if (conf->warmup_ns > 0)
         sim_schedule_at(rc.sim, &rc.warmup_ev, conf->warmup_ns);
+    else
+        rc.warm = true;
     Series *series = series_new(conf->sample_interval_ns);
     world_add_series(rc.world, series);
     series_start(series, rc.sim, 0);

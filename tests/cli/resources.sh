@@ -10,6 +10,13 @@ expect_status 0 "$SKSIM_BIN" run "$f" --variant after --max-events 1000 --out "$
 expect_grep '^after: stopped early by --max-events or --max-wall$' "$TMP/err"
 expect_grep '^  "interrupted": true,$' "$TMP/ev/after/metrics.json"
 expect_grep '^    "events": 1000,$' "$TMP/ev/after/metrics.json"
+# stopped inside the 100 ms warm-up: the summary gives the time reached, not the warm-up's end,
+# and measured_s is what the counters cover (from 0, as they were never reset): more than 0
+expect_status 0 "$SKSIM_BIN" run "$f" --variant after --max-events 1000 --out "$TMP/ev2"
+grep -Eq '^after: simulated 0\.0[0-9]{2} s, 1000 events, .*\(interrupted\)$' "$TMP/out" ||
+  fail "summary of a run stopped in its warm-up: $(cat "$TMP/out")"
+grep -Eq '^  "measured_s": 0\.0[0-9]*[1-9][0-9]*(e-[0-9]+)?,$' "$TMP/ev2/after/metrics.json" ||
+  fail "measured_s of a run stopped in its warm-up: $(grep measured_s "$TMP/ev2/after/metrics.json")"
 
 expect_status 0 "$SKSIM_BIN" run "$f" --variant after --duration 100000s --max-wall 0.2 \
   --out "$TMP/wall" --quiet
