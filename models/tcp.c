@@ -204,6 +204,14 @@ void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu)
     b->snd_wl1 = b->rcv_nxt;
 }
 
+void tcp_handshake_rtt(TcpSock *a, TcpSock *b, uint32_t rtt_us)
+{
+    tcp_rtt_estimator(a, rtt_us);
+    tcp_set_rto(a);
+    tcp_rtt_estimator(b, rtt_us);
+    tcp_set_rto(b);
+}
+
 /* ---- sendmsg ---- */
 
 enum { SND_LOCK, SND_COPY, SND_FLUSH, SND_WAIT_RELEASE, SND_WAIT_LOCK, SND_RELEASE, SND_DONE };

@@ -32,6 +32,11 @@ TcpSock *tcp_from_sk(Sock *sk);
 /* Establish a connection between a (client) and b (server): ports, ISNs, MSS from the path MTU
  * (mss = mtu - 40 - 12 for timestamps), windows, SACK/timestamps from the hosts' settings. */
 void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu);
+/* The RTT sample each end of a connected pair took during the handshake it skipped: the client
+ * times its SYN against the SYN-ACK (tcp_ack on the SYN-ACK), the server its SYN-ACK against the
+ * final ACK (tcp_synack_rtt_meas). Without it (unit tests) srtt stays 0 and the first RTO and
+ * loss probe wait TCP_TIMEOUT_INIT, 1 s, as for a connection whose SYN was retransmitted. */
+void tcp_handshake_rtt(TcpSock *a, TcpSock *b, uint32_t rtt_us);
 
 /* Where the socket's segments go: ip_output by default. A test harness sets a hook to capture
  * them (packetdrill style); the hook owns the skb. */

@@ -133,8 +133,7 @@ void tcp_end_cwnd_reduction(TcpSock *tp)
 
 void tcp_enter_recovery(TcpSock *tp)
 {
-    if (tcp_is_sack(tp)) /* TCPSackRecovery; a Reno flow's TCPRenoRecovery is not in the table */
-        tcp_count(tp, CTR_TcpExtTCPSackRecovery, 1);
+    tcp_count(tp, tcp_is_sack(tp) ? CTR_TcpExtTCPSackRecovery : CTR_TcpExtTCPRenoRecovery, 1);
     tp->prior_ssthresh = 0;
     tcp_init_undo(tp);
     if (!tcp_in_cwnd_reduction(tp)) {

@@ -14,6 +14,7 @@
 #include "models/netdev.h"
 #include "models/skb.h"
 #include "models/tcp.h"
+#include "models/wire.h"
 #include "sim/counters.h"
 #include "sim/evkind.h"
 #include "sim/rng.h"
@@ -104,6 +105,29 @@ static uint32_t path_mtu(const Host *a, const Host *b)
     return MIN(a->conf->nic.mtu, b->conf->nic.mtu);
 }
 
+/* The handshake's RTT between two hosts, in us: a SYN (or SYN-ACK, or ACK) of 60 bytes - IP,
+ * TCP and 20 bytes of options: MSS, SACK-permitted, timestamps, window scale - crosses the link
+ * each way: propagation plus serialisation, without the hosts' processing, so a lower bound.
+ * Loopback: 1 us, the least srtt Linux keeps (tcp_rtt_estimator). */
+static uint32_t handshake_rtt_us(const World *w, const Host *a, const Host *b)
+{
+    if (a == b)
+        return 1;
+    const uint64_t syn_bytes = WIRE_IP_HDR + WIRE_TCP_HDR + 20u + WIRE_ETH_HDR + WIRE_ETH_FCS +
+                               WIRE_ETH_PREAMBLE + WIRE_ETH_IFG;
+    for (guint i = 0; i < w->conf->links->len; i++) {
+        const LinkConf *lc = g_ptr_array_index(w->conf->links, i);
+        if (!((strcmp(lc->a, a->name) == 0 && strcmp(lc->b, b->name) == 0) ||
+              (strcmp(lc->a, b->name) == 0 && strcmp(lc->b, a->name) == 0)))
+            continue;
+        uint64_t ser_ns = (syn_bytes * 8u * SIM_S + lc->rate_bps - 1) / lc->rate_bps;
+        uint64_t rtt_ns = 2u * ((uint64_t)lc->delay_ns + ser_ns);
+        uint64_t us = (rtt_ns + SIM_US - 1) / SIM_US;
+        return us ? (uint32_t)MIN(us, (uint64_t)UINT32_MAX) : 1;
+    }
+    return 0; /* no link: conf_check refuses such a workload */
+}
+
 static void build_flows(World *w, const WorkloadConf *wc)
 {
     WorldWorkload *ww = g_new0(WorldWorkload, 1);
@@ -119,6 +143,9 @@ static void build_flows(World *w, const WorkloadConf *wc)
         f->cl = tcp_sock_new(from, conn, (uint16_t)(from->socks->len + 1));
         f->sv = tcp_sock_new(to, conn, (uint16_t)(to->socks->len + 1));
         tcp_connect_pair(f->cl, f->sv, path_mtu(from, to));
+        uint32_t rtt_us = handshake_rtt_us(w, from, to);
+        if (rtt_us)
+            tcp_handshake_rtt(f->cl, f->sv, rtt_us);
         f->app = app_new(wc, i, from, f->cl, to, f->sv);
         g_ptr_array_add(w->flows, f);
         g_ptr_array_add(ww->flows, f);

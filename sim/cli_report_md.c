@@ -341,7 +341,8 @@ static Section *load_section(const Scenario *s, const char *file, const char *re
     sec->compare = json_parse_file(path, &err);
     if (!sec->compare) {
         sec->missing = g_strdup_printf("%s (run `sksim compare %s`)", err->message, file);
-        fprintf(stderr, "sksim report: %s\n", err->message);
+        fprintf(stderr, "sksim report: no results for %s, its section says so (run `sksim compare "
+                        "%s` first): %s\n", scenario_name(s), file, err->message);
     }
     return sec;
 }

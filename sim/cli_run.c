@@ -21,8 +21,9 @@
     "  sksim run scenarios/example.yaml --variant before --seed 7 --duration 2s\n"               \
     "  sksim run scenarios/example.yaml --set hosts.server.cpus=2 --out /tmp/x --fingerprint\n"  \
     "\n"                                                                                         \
-    "Exit status: 0 ok, 2 bad input, 130/143 interrupted by SIGINT/SIGTERM (outputs are\n"       \
-    "still written, with \"interrupted\": true)."
+    "Exit status: 0 ok, 2 bad input, 3 an invariant was violated (the message names it),\n"     \
+    "130/143 interrupted by SIGINT/SIGTERM (outputs are still written, with\n"                  \
+    "\"interrupted\": true)."
 
 static void add_run_entries(GOptionContext *ctx, CliRunArgs *a, gboolean with_variant)
 {

@@ -41,7 +41,8 @@
     "  sksim sweep scenarios/example.yaml --param hosts.server.cpus=1,2,4 \\\n"                 \
     "      --param links.wire.rate=1Gbit,10Gbit --seeds 5 --jobs 4 --variant after\n"           \
     "\n"                                                                                         \
-    "Exit status: 0 done, 2 bad input or a failed run, 130/143 interrupted (run again to resume)."
+    "Exit status: 0 done, 2 bad input or a failed run (its error, an invariant's included, is\n" \
+    "printed), 130/143 interrupted (run again to resume)."
 
 typedef struct SweepArgs {
     char **params;

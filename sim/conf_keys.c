@@ -185,7 +185,9 @@ static const ConfKey table[] = {
     HOST("nic", "nic.tso", CONF_T_BOOL, nic.tso, "true", NULL, NULL,
          "TCP segmentation offload: the stack hands the NIC up to 64 KiB (ethtool -K tso on)."),
     HOST("nic", "nic.irq_cpu", CONF_T_U32, nic.irq_cpu, "0", "0", "1023",
-         "CPU that takes the NIC interrupt and runs its NAPI softirq; must be below cpus."),
+         "CPU that takes the NIC interrupt and runs its NAPI softirq; must be below cpus. A task "
+         "not pinned away from it may stay on it and share it with the softirq (the model has "
+         "no wake_affine or active balancing: README, 'Not modelled')."),
     HOST("nic", "nic.irq_coalesce", CONF_T_DURATION, nic.irq_coalesce_ns, "0", "0", "1s",
          "Interrupt coalescing delay (ethtool -C rx-usecs); 0 = an interrupt per frame batch."),
     HOST("nic", "nic.rx_queues", CONF_T_U32, nic.rx_queues, "1", "1", "64",

@@ -30,6 +30,7 @@
     X(TcpExtTCPFullUndo)                                                                        \
     X(TcpExtTCPDSACKUndo)                                                                       \
     X(TcpExtTCPSackRecovery)                                                                    \
+    X(TcpExtTCPRenoRecovery)                                                                    \
     X(TcpExtDelayedACKs)                                                                        \
     X(TcpExtDelayedACKLocked)                                                                   \
     X(TcpExtDelayedACKLost)                                                                     \

@@ -319,6 +319,24 @@ static void counters_figure(Figures *f)
     draw(f, "counters", "report counters", vars);
 }
 
+/* Whether the first variant's timeseries.csv has a column of `host` ("<host>.<name>"); TRUE
+ * when there is no such file to tell (the figures then note what is missing). */
+static gboolean host_in_series(const Input *in, const char *host)
+{
+    if (in->vdirs->len == 0)
+        return TRUE;
+    g_autofree char *path = g_build_filename(g_ptr_array_index(in->vdirs, 0), "timeseries.csv",
+                                             NULL);
+    g_autoptr(PlotCsv) csv = plot_csv_read(path, NULL);
+    if (!csv)
+        return TRUE;
+    g_autofree char *prefix = g_strconcat(host, ".", NULL);
+    for (guint i = 0; i < csv->names->len; i++)
+        if (g_str_has_prefix(g_ptr_array_index(csv->names, i), prefix))
+            return TRUE;
+    return FALSE;
+}
+
 gboolean plot_directory(const Plotter *p, const char *dir, const char *host, GPtrArray *written,
                         GPtrArray *notes, GError **error)
 {
@@ -328,6 +346,13 @@ gboolean plot_directory(const Plotter *p, const char *dir, const char *host, GPt
         return FALSE;
     }
     read_first_metrics(&in);
+    if (host && !host_in_series(&in, host)) {
+        g_set_error(error, PLOT_ERROR, PLOT_ERROR_INPUT,
+                    "%s: no host '%s' in its timeseries.csv (--host names a host of the scenario)",
+                    dir, host);
+        input_clear(&in);
+        return FALSE;
+    }
     g_autofree int *colors = g_new0(int, in.variants->len + 1);
     plot_variant_colors((const char *const *)in.variants->pdata, in.variants->len, colors);
     Figures f = { .p = p, .in = &in, .colors = colors, .written = written, .notes = notes };

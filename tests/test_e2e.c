@@ -133,6 +133,34 @@ static void test_same_seed_same_run(void)
     g_assert_cmpuint(a->fp_counters, ==, b->fp_counters);
 }
 
+/* A connection starts with the RTT sample of the handshake it skipped (models/tcp.h): on a
+ * 1 Gbit/s link with 20 us of delay, two 98-byte-time SYN frames give 2 * (20 + 0.784) us, 42 us
+ * rounded up. With every packet lost the client's first window gets one loss probe after
+ * 2 * srtt + 2 ms = 3 jiffies, then one RTO at rto_min + srtt (201 jiffies) after the first
+ * send; the next, backed off, is 402 jiffies later, beyond the 300 ms run. Without the sample
+ * (srtt 0) the first probe would wait TCP_TIMEOUT_INIT, 1 s: no probe and no RTO at all. */
+static const char *lossy_start =
+    "name: e2e\n"
+    "duration: 300ms\n"
+    "warmup: 0\n"
+    "hosts:\n"
+    "  a: {cpus: 2}\n"
+    "  b: {cpus: 2}\n"
+    "links:\n"
+    "  wire: {a: a, b: b, rate: 1Gbit, delay: 20us, loss: 1.0}\n"
+    "workloads:\n"
+    "  bulk: {type: stream, from: a, to: b}\n";
+
+static void test_handshake_rtt_sample(void)
+{
+    g_autoptr(RunResult) r = run_text(lossy_start, NULL);
+    const HostResult *a = g_ptr_array_index(r->hosts, 0);
+    const FlowResult *f = g_ptr_array_index(r->flows, 0);
+    g_assert_cmpuint(f->bytes_delivered, ==, 0);
+    g_assert_cmpuint(a->counters.v[CTR_TcpExtTCPLossProbes], ==, 1);
+    g_assert_cmpuint(a->counters.v[CTR_TcpExtTCPTimeouts], ==, 1);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -140,5 +168,6 @@ int main(int argc, char **argv)
     g_test_add_func("/e2e/four-flows-fair", test_four_flows_fair);
     g_test_add_func("/e2e/cpu-profile-adds-up", test_cpu_profile_adds_up);
     g_test_add_func("/e2e/same-seed-same-run", test_same_seed_same_run);
+    g_test_add_func("/e2e/handshake-rtt-sample", test_handshake_rtt_sample);
     return g_test_run();
 }

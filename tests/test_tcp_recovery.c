@@ -38,6 +38,7 @@ static void test_fast_retransmit_from_sacks(void)
     th_deliver_skb(tb, 1, sack);
     g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
     g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSackRecovery), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPRenoRecovery), ==, 0);
     g_assert_cmpuint(tb->a->snd_ssthresh, ==, 7);
     g_assert_cmpuint(tb->a->snd_cwnd, ==, 5);
     g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 5);
@@ -275,7 +276,8 @@ static void test_newreno_fast_retransmit(void)
     g_assert_cmpuint(tb->a->snd_ssthresh, ==, 7);
     g_assert_cmpuint(tb->a->snd_cwnd, ==, 2);
     g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 1);
-    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSackRecovery), ==, 0); /* TCPRenoRecovery */
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSackRecovery), ==, 0);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPRenoRecovery), ==, 1);
     g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 1);
     g_assert_cmpuint(th_pending(tb, 0), ==, 1);
     Skb *rtx = th_take(tb, 0);

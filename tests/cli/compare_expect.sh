@@ -72,6 +72,20 @@ if command -v jq >/dev/null; then
     fail "compare.json: slowest flow's goodput missing or above the mean"
 fi
 
+# a stream and an rr workload together: each type gets its own slowest-flow row, over its own
+# flows only (a stream flow has no transactions, which would make the slowest rr flow 0)
+sed 's/^workloads:$/workloads:\n  req: {type: rr, from: client, to: server, flows: 2}/' \
+  tests/data/cli_tiny.yaml | sed 's/^    to: server$/    to: server\n    flows: 2/' >"$TMP/mixed.yaml"
+expect_status 0 "$SKSIM_BIN" compare "$TMP/mixed.yaml" --out "$TMP/mixed" --quiet
+expect_grep "^\| slowest flow, goodput \(Mbit/s\) +\|" "$TMP/out"
+expect_grep "^\| slowest flow, transactions/s +\|" "$TMP/out"
+if command -v jq >/dev/null; then
+  jq -e '(.rows[] | select(.name == "transactions_per_s_min_flow") | .values.after) as $m
+         | (.rows[] | select(.name == "transactions_per_s") | .values.after) as $t
+         | $m > 0 and $m <= $t / 2' "$TMP/mixed/compare.json" >/dev/null ||
+    fail "compare.json: the slowest rr flow is 0 or above the mean of the two rr flows"
+fi
+
 # every variant runs with the same seed: --seed, else the base scenario's
 expect_grep "^  \"seed\": 1,$" "$TMP/ok/before/metrics.json"
 expect_grep "^  \"seed\": 1,$" "$TMP/ok/after/metrics.json"

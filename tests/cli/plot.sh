@@ -46,6 +46,9 @@ for fig in retrans throughput throughput_flows cpu counters; do
 done
 expect_grep "^0.03 10 10 0$" "$TMP/hand/plots/throughput-before.dat"
 expect_grep "^0.03 5 1 0$" "$TMP/hand/plots/retrans-before.dat"
+# a --host the results do not have is an error, not a silently skipped figure
+expect_status 2 "$SKSIM_BIN" plot "$TMP/hand" --host sever
+expect_grep "no host 'sever' in its timeseries.csv" "$TMP/err"
 
 # a run output (variant subdirectories, no compare.json) and a single variant's directory
 expect_status 0 "$SKSIM_BIN" run tests/data/cli_tiny.yaml --out "$TMP/r" --quiet
