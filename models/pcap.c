@@ -118,8 +118,8 @@ static uint8_t *put_tcp(uint8_t *p, const Skb *skb, uint32_t tcp_len)
     uint8_t *th = p;
     uint32_t hlen = wire_tcp_hdr_len(skb);
     uint32_t win = skb->win >> PCAP_WSCALE;
-    p = put16(p, skb->sport);
-    p = put16(p, skb->dport);
+    p = put16(p, (uint16_t)(skb->sport + PCAP_PORT_BASE));
+    p = put16(p, (uint16_t)(skb->dport + PCAP_PORT_BASE));
     p = put32(p, (uint32_t)skb->seq);
     p = put32(p, (uint32_t)skb->ack_seq);
     *p++ = (uint8_t)((hlen / 4) << 4);

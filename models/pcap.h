@@ -11,7 +11,10 @@
  * Conventions, since the model has no handshake and no addresses: host id i is 10.0.x.y with
  * x.y = i + 1 (10.0.0.1 for host 0) and MAC 02:00:00:00:x:y; the window field is the advertised
  * window >> 7 (a window scale of 7, what Linux picks for multi-MB buffers; no SYN in the capture
- * records it); IP ID counts records per writer; times are simulated time since the epoch.
+ * records it); IP ID counts records per writer; times are simulated time since the epoch; a
+ * socket's port N (the sk=N of the event log) is written as PCAP_PORT_BASE + N, in Linux's
+ * ephemeral range (ip_local_port_range 32768-60999), because ports 1, 2, ... would make tshark
+ * decode the payload as SSH (22), DNS (53), TIME (37) and so on and report it malformed.
  *
  * Without libpcap (SKSIM_HAVE_PCAP undefined) pcap_writer_open fails with an error.
  */
@@ -28,6 +31,8 @@ typedef struct PcapWriter PcapWriter;
 
 /* The window scale applied to Skb.win in captures. */
 #define PCAP_WSCALE 7u
+/* Added to the model's port numbers in captures: sk=1 is port 32768. */
+#define PCAP_PORT_BASE 32767u
 
 PcapWriter *pcap_writer_open(const char *path, uint32_t snaplen, GError **error);
 /* One packet as tcpdump would see it at time t. */

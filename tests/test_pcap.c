@@ -154,8 +154,8 @@ static void test_fields(void)
     g_assert_cmpuint(k->caplen, ==, 128);
     const uint8_t *th = check_headers(k, 0, 1, 1500); /* 20 + 32 + 1448 */
     g_assert_cmpuint(get16(k->data + 14 + 4), ==, 0); /* IP ID: first record */
-    g_assert_cmpuint(get16(th), ==, 1);
-    g_assert_cmpuint(get16(th + 2), ==, 2);
+    g_assert_cmpuint(get16(th), ==, 32768);     /* port 1, in the ephemeral range */
+    g_assert_cmpuint(get16(th + 2), ==, 32769); /* port 2 */
     g_assert_cmpuint(get32(th + 4), ==, 1000);
     g_assert_cmpuint(get32(th + 8), ==, 5000);
     g_assert_cmpuint(th[12] >> 4, ==, 8); /* 32 bytes */
