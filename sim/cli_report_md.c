@@ -285,8 +285,12 @@ static void append_section(GString *out, const Section *sec, const char *report_
     const char *name = scenario_name(sec->s);
     g_string_append_printf(out, "<a id=\"%s\"></a>\n\n## %s: %s\n\n", name, name, title_of(sec));
     g_autofree char *rdir = relative_path(report_dir, sec->dir);
-    g_string_append_printf(out, "Scenario `%s`; results in [`%s/`](%s/).\n\n", sec->file, rdir,
-                           rdir);
+    if (g_file_test(sec->dir, G_FILE_TEST_IS_DIR))
+        g_string_append_printf(out, "Scenario `%s`; results in [`%s/`](%s/).\n\n", sec->file,
+                               rdir, rdir);
+    else /* no link to a directory that is not there */
+        g_string_append_printf(out, "Scenario `%s`; results would be in `%s/`.\n\n", sec->file,
+                               rdir);
     append_text(out, "What the patch changes:", sec->base ? sec->base->description : NULL,
                 "*(no description in the scenario)*");
     append_text(out, "Published result:", sec->base ? sec->base->published : NULL,

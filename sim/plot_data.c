@@ -124,15 +124,24 @@ char *plot_retrans_dat(const PlotCsv *csv, const char *host)
         for (guint k = 0; k < 3; k++)
             g_string_append_printf(out, " %s", plot_retrans_counters[k]);
         g_string_append_c(out, '\n');
+        double prev[3] = { NAN, NAN, NAN };
         for (guint r = 0; r < csv->nrows; r++) {
-            plot_append_number(out, plot_csv_value(csv, r, 0));
+            double sums[3];
+            gboolean reset = FALSE;
             for (guint k = 0; k < 3; k++) {
                 /* a counter with no column is NaN (not drawn) rather than a false zero */
-                double sum = cols[k]->len ? 0.0 : NAN;
+                sums[k] = cols[k]->len ? 0.0 : NAN;
                 for (guint i = 0; i < cols[k]->len; i++)
-                    sum += plot_csv_value(csv, r, g_array_index(cols[k], guint, i));
+                    sums[k] += plot_csv_value(csv, r, g_array_index(cols[k], guint, i));
+                reset |= sums[k] < prev[k]; /* only the warm-up's reset makes a count fall */
+                prev[k] = sums[k];
+            }
+            if (reset) /* a blank line breaks gnuplot's lines: no ramp down to the reset */
+                g_string_append_c(out, '\n');
+            plot_append_number(out, plot_csv_value(csv, r, 0));
+            for (guint k = 0; k < 3; k++) {
                 g_string_append_c(out, ' ');
-                plot_append_number(out, sum);
+                plot_append_number(out, sums[k]);
             }
             g_string_append_c(out, '\n');
         }

@@ -149,6 +149,16 @@ static void test_retrans_dat(void)
     g_autofree char *only_a = plot_retrans_dat(two, "a");
     g_assert_cmpstr(only_a, ==, "# time_s TcpRetransSegs TcpExtTCPLossProbes TcpExtTCPTimeouts\n"
                                 "0 1 NaN NaN\n");
+    /* the warm-up's end resets the counters: a blank line before the reset row, so that the
+     * figure breaks its lines there instead of drawing a ramp down to zero */
+    g_autoptr(PlotCsv) warm = plot_csv_parse("time_s,a.TcpRetransSegs,a.TcpExtTCPLossProbes\n"
+                                             "0.1,4,1\n0.2,0,0\n0.3,2,1\n", "t", NULL);
+    g_autofree char *reset = plot_retrans_dat(warm, NULL);
+    g_assert_cmpstr(reset, ==, "# time_s TcpRetransSegs TcpExtTCPLossProbes TcpExtTCPTimeouts\n"
+                               "0.1 4 1 NaN\n"
+                               "\n"
+                               "0.2 0 0 NaN\n"
+                               "0.3 2 1 NaN\n");
 }
 
 static void test_throughput_dat(void)

@@ -51,6 +51,8 @@ if command -v gnuplot >/dev/null; then
   expect_grep "^!\[Retransmissions over time\]\(\.\./res/cli_fail/plots/retrans\.png\)  $" "$r"
 fi
 expect_grep "results in \[\`\.\./res/rep_demo/\`\]\(\.\./res/rep_demo/\)" "$r"
+# no link to the results directory of a scenario that has none
+expect_grep "^Scenario \`scenarios/example.yaml\`; results would be in \`\.\./res/example/\`\.$" "$r"
 
 # where the CPU time moved: nowhere when the variants run alike (resched_every does not matter
 # at 1 Gbit/s); with twice the link rate in "after", at most 6 rows, the largest moves first
