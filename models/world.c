@@ -115,11 +115,8 @@ static uint32_t handshake_rtt_us(const World *w, const Host *a, const Host *b)
         return 1;
     const uint64_t syn_bytes = WIRE_IP_HDR + WIRE_TCP_HDR + 20u + WIRE_ETH_HDR + WIRE_ETH_FCS +
                                WIRE_ETH_PREAMBLE + WIRE_ETH_IFG;
-    for (guint i = 0; i < w->conf->links->len; i++) {
-        const LinkConf *lc = g_ptr_array_index(w->conf->links, i);
-        if (!((strcmp(lc->a, a->name) == 0 && strcmp(lc->b, b->name) == 0) ||
-              (strcmp(lc->a, b->name) == 0 && strcmp(lc->b, a->name) == 0)))
-            continue;
+    const LinkConf *lc = scenario_conf_link(w->conf, a->name, b->name);
+    if (lc) {
         uint64_t ser_ns = (syn_bytes * 8u * SIM_S + lc->rate_bps - 1) / lc->rate_bps;
         uint64_t rtt_ns = 2u * ((uint64_t)lc->delay_ns + ser_ns);
         uint64_t us = (rtt_ns + SIM_US - 1) / SIM_US;

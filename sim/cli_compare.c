@@ -31,7 +31,7 @@
     "  sksim compare scenarios/example.yaml\n"                                                   \
     "  sksim compare scenarios/example.yaml --seed 3 --duration 5s --out /tmp/cmp\n"             \
     "\n"                                                                                         \
-    "Exit status: 0 all checks pass, 1 a check failed, 2 bad input, 3 an invariant was\n"     \
+    "Exit status: 0 all checks pass, 1 a check failed, 2 bad input, 3 an invariant was\n"       \
     "violated, 130/143 interrupted."
 
 /* The seed every variant runs with: --seed, else the base scenario's (resolved with the sets). */

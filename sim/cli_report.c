@@ -86,7 +86,7 @@ static GHashTable *workloads_of_type(const Scenario *s, WorkloadType t)
  * that starves in one variant while the others speed up. Only flows of one type take part (a
  * stream flow has no transactions, an rr flow's goodput is its tiny messages). Returns NULL
  * when no variant has two such flows. */
-static CompareRow *slowest_row(const char *name, const char *metric, const char *key,
+static CompareRow *slowest_row(const char *name, gboolean goodput, const char *key,
                                double scale, int decimals, GHashTable *names,
                                const GPtrArray *results)
 {
@@ -100,7 +100,7 @@ static CompareRow *slowest_row(const char *name, const char *metric, const char 
             const FlowResult *f = g_ptr_array_index(r->flows, k);
             if (!g_hash_table_contains(names, f->workload))
                 continue;
-            double v = strcmp(metric, "goodput") == 0 ? f->goodput_bps : f->transactions_per_s;
+            double v = goodput ? f->goodput_bps : f->transactions_per_s;
             lo = n++ == 0 ? v : MIN(lo, v);
         }
         several |= n > 1;
@@ -127,9 +127,9 @@ GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results)
     /* per-flow spread, for the metric each type of workload has */
     g_autoptr(GHashTable) rr = workloads_of_type(s, WORKLOAD_RR);
     g_autoptr(GHashTable) stream = workloads_of_type(s, WORKLOAD_STREAM);
-    CompareRow *slow_tps = slowest_row("slowest flow, transactions/s", "transactions_per_s",
+    CompareRow *slow_tps = slowest_row("slowest flow, transactions/s", FALSE,
                                        "transactions_per_s_min_flow", 1.0, 1, rr, results);
-    CompareRow *slow_gp = slowest_row("slowest flow, goodput (Mbit/s)", "goodput",
+    CompareRow *slow_gp = slowest_row("slowest flow, goodput (Mbit/s)", TRUE,
                                       "goodput_bps_min_flow", 1e-6, 3, stream, results);
     if (slow_tps)
         g_ptr_array_add(rows, slow_tps);

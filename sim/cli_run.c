@@ -53,8 +53,8 @@ static void add_run_entries(GOptionContext *ctx, CliRunArgs *a, gboolean with_va
         { "pcap", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->pcap,
           "Capture HOST's devices, or one (eth0, eth1... in link order, lo), into "
           "DIR/<variant>/<host>-<nic>.pcap (repeatable)", "HOST[:NIC]" },
-        { "snaplen", 0, 0, G_OPTION_ARG_INT, &a->snaplen, "Bytes captured per packet (default 128, also for 0; 262144 keeps whole packets)",
-          "N" },
+        { "snaplen", 0, 0, G_OPTION_ARG_INT, &a->snaplen,
+          "Bytes captured per packet (default 128, also for 0; 262144 keeps whole packets)", "N" },
         { "trace", 0, 0, G_OPTION_ARG_FILENAME, &a->trace,
           "Write a Chrome trace-event JSON timeline (Perfetto UI, chrome://tracing); with several "
           "variants, FILE gets .<variant> before its extension", "FILE" },

@@ -81,6 +81,17 @@ const HostConf *scenario_conf_host(const ScenarioConf *c, const char *name)
     return NULL;
 }
 
+const LinkConf *scenario_conf_link(const ScenarioConf *c, const char *a, const char *b)
+{
+    for (guint i = 0; i < c->links->len; i++) {
+        const LinkConf *l = g_ptr_array_index(c->links, i);
+        if ((strcmp(l->a, a) == 0 && strcmp(l->b, b) == 0) ||
+            (strcmp(l->a, b) == 0 && strcmp(l->b, a) == 0))
+            return l;
+    }
+    return NULL;
+}
+
 char *scenario_conf_host_hint(const ScenarioConf *c, const char *name)
 {
     g_autoptr(GPtrArray) cands = g_ptr_array_new();

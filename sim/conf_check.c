@@ -142,19 +142,6 @@ static const HostConf *host_ref(const ScenarioConf *c, const ConfNode *root, con
     return NULL;
 }
 
-/* The first of links [0, before) that joins hosts a and b (either way round), or NULL. */
-static const LinkConf *link_between(const ScenarioConf *c, const char *a, const char *b,
-                                    guint before)
-{
-    for (guint i = 0; i < before && i < c->links->len; i++) {
-        const LinkConf *l = g_ptr_array_index(c->links, i);
-        if ((strcmp(l->a, a) == 0 && strcmp(l->b, b) == 0) ||
-            (strcmp(l->a, b) == 0 && strcmp(l->b, a) == 0))
-            return l;
-    }
-    return NULL;
-}
-
 static gboolean check_links(const ScenarioConf *c, const ConfNode *root, const char *file,
                             GError **error)
 {
@@ -170,8 +157,8 @@ static gboolean check_links(const ScenarioConf *c, const ConfNode *root, const c
                            l->b);
             return FALSE;
         }
-        const LinkConf *twin = link_between(c, l->a, l->b, i);
-        if (twin) {
+        const LinkConf *twin = scenario_conf_link(c, l->a, l->b);
+        if (twin != l) {
             g_autofree char *pl = g_strdup_printf("links.%s", l->name);
             conf_set_error(error, file, locate(root, pl), SKSIM_CONF_ERROR_REFERENCE,
                            "links '%s' and '%s' both join '%s' and '%s': a host routes to a peer "
@@ -197,7 +184,7 @@ static gboolean check_workloads(const ScenarioConf *c, const ConfNode *root, con
         if (!to || !check_cpus(&w->from_cpus, from, root, file, pfc, error) ||
             !check_cpus(&w->to_cpus, to, root, file, ptc, error))
             return FALSE;
-        if (from != to && !link_between(c, from->name, to->name, G_MAXUINT)) {
+        if (from != to && !scenario_conf_link(c, from->name, to->name)) {
             conf_set_error(error, file, locate(root, pt), SKSIM_CONF_ERROR_REFERENCE,
                            "no link joins '%s' and '%s' (%s, %s): add one under links "
                            "(packets take one link, there is no routing through other hosts)",

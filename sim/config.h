@@ -183,6 +183,8 @@ typedef struct ScenarioConf {
 } ScenarioConf;
 
 const HostConf *scenario_conf_host(const ScenarioConf *c, const char *name);
+/* The first link (in file order) joining hosts a and b, either way round, or NULL. */
+const LinkConf *scenario_conf_link(const ScenarioConf *c, const char *a, const char *b);
 /* For an unknown host name: " (did you mean 'x'?)" from c's host names, or "" (g_free it). */
 char *scenario_conf_host_hint(const ScenarioConf *c, const char *name);
 
