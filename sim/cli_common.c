@@ -386,6 +386,14 @@ int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, 
         fprintf(stderr, "%s\n", perr->message);
         return CLI_EXIT_USAGE;
     }
+    sim_time_t t0 = 0, t1 = 0;
+    if (a->trace_window && parse_trace_window(a->trace_window, &t0, &t1, NULL) &&
+        t0 >= conf->duration_ns) {
+        fprintf(stderr, "--trace-window %s starts at or after the end of the run (%.6g s): the "
+                        "trace would hold no events\n",
+                a->trace_window, sim_time_to_sec(conf->duration_ns));
+        return CLI_EXIT_USAGE;
+    }
     if (g_mkdir_with_parents(vdir, 0777) != 0) {
         fprintf(stderr, "%s: cannot create directory: %s\n", vdir, g_strerror(errno));
         return CLI_EXIT_USAGE;

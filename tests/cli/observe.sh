@@ -100,6 +100,7 @@ bad_run "--trace-window needs --trace FILE" --trace-window 1ms:2ms
 bad_run "--trace-window '2ms:1ms': T1 must be after T0" --trace "$TMP/x.json" --trace-window 2ms:1ms
 bad_run "--trace-window 'abc': expected T0:T1" --trace "$TMP/x.json" --trace-window abc
 bad_run "--snaplen: must be between" --snaplen -1
+bad_run "--trace-window 5000s: starts at or after the end of the run" --trace "$TMP/x.json" --trace-window 5000s:
 # compare takes the same options
 expect_status 2 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --out "$TMP/bad" --pcap client:eth7
 expect_grep "no device 'eth7'" "$TMP/err"
