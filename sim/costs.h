@@ -63,7 +63,9 @@
     X(COST_TIMER_MOD_SLOW, "timer_mod_slow", 150,                                               \
       "__mod_timer: lock the timer base, detach, enqueue (cache-line bouncing across CPUs)")    \
     X(COST_RR_APP, "rr_app", 2000,                                                              \
-      "user-space work of a request/response server or client per transaction (netperf TCP_RR)") \
+      "user-space work of a request/response server per transaction, between reading the "   \
+      "request and writing the response (netserver's TCP_RR turnaround; the client's loop has "  \
+      "only its system calls)")                                                                 \
     X(COST_SYSCALL, "syscall", 100,                                                             \
       "system call entry and exit (send/recv), without the work inside (~100 ns with mitigations)") \
     X(COST_TIMER_MOD_REMOTE, "timer_mod_remote", 140,                                           \
