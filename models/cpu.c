@@ -258,6 +258,13 @@ void cpu_charge(Cpu *cpu, sim_time_t ns)
     cpu->pending_ns += ns;
 }
 
+sim_time_t cpu_acted_at(const Cpu *cpu)
+{
+    if (!cpu)
+        return 0;
+    return sim_now(cpu->sim) + (cpu->acting != ACT_NONE ? cpu->pending_ns : 0);
+}
+
 void cpu_charge_op(Cpu *cpu, CostId id, sim_time_t ns)
 {
     if (!cpu)

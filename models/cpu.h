@@ -5,6 +5,9 @@
  * A CPU runs one context at a time: its softirq context, its current task, or nothing (idle).
  * Work is "act, then charge": model code runs instantaneously in simulated time, says what it
  * cost with cpu_charge(), and the context is then busy for that long before it may act again.
+ * What leaves the host is held to the charge: an skb handed to a NIC carries cpu_acted_at(), the
+ * end of what its step had charged by then, and does not go on the wire before it (link.c). A
+ * wake-up still takes effect at the step's start.
  *
  * Tasks (application threads, ksoftirqd) are state machines. task->step(t) is called whenever
  * the task is current on its CPU and its previous charge has elapsed. A step does one piece of
@@ -90,6 +93,9 @@ Host *cpu_host(const Cpu *cpu);
 /* Add CPU time to whatever context is executing on cpu right now (a task step or a softirq
  * unit). Outside any context it is an error. cpu may be NULL (no-op). */
 void cpu_charge(Cpu *cpu, sim_time_t ns);
+/* When the acting context's work so far ends: now plus what it has charged in this step (now
+ * for a NULL Cpu). What a step sends cannot leave the host before this. */
+sim_time_t cpu_acted_at(const Cpu *cpu);
 /* cpu_charge for operation id of the cost table: the CPU's profile (CpuStats.profile_ns) books
  * the time to id. cpu_charge_cost charges the table's price for one operation. */
 void cpu_charge_op(Cpu *cpu, CostId id, sim_time_t ns);

@@ -15,6 +15,10 @@
  * starts at t0 has left at t0 + (k + 1) * ft and arrives at t0 + (k + 1) * ft + delay (full
  * frames of ft each; the last frame takes its own, shorter, time).
  *
+ * An skb starts no earlier than its Skb.ready_ns, the end of the CPU work of the step that sent
+ * it (cpu.h): a head that is not ready waits, still counted as queued, and the event is its
+ * start.
+ *
  * Events: one pending event per direction, the departure of the head skb's last frame. When an
  * skb reaches the head of the queue its frames are committed to the wire - nothing can separate
  * them any more - and the whole burst is handed to the peer NIC with its arrival arithmetic
@@ -38,7 +42,8 @@ struct LinkDir {
     Link *link;
     NetDev *from, *to;
     SkbPool *pool;            /* the sender's: where queued skbs go back at link_free */
-    SimEvent ev;              /* departure of the head skb's last frame */
+    SimEvent ev;              /* departure of the head skb's last frame, or its start */
+    bool head_waiting;        /* ev is the head's start: its sender's step has not ended */
     SkbQueue fifo;            /* head = the skb on the wire */
     sim_time_t head_start;    /* when the head's first frame started */
     uint64_t waiting_frames;  /* frames of the skbs behind the head */
@@ -79,7 +84,7 @@ static void occupancy(const LinkDir *d, sim_time_t now, uint64_t *frames, uint64
     *frames = d->waiting_frames;
     *bytes = d->waiting_bytes;
     const Skb *h = d->fifo.head;
-    if (!h)
+    if (!h || d->head_waiting) /* a head not started yet is still counted as waiting */
         return;
     uint32_t n = wire_frames(h), left = n - head_frames_done(d, now);
     if (left == 0)
@@ -125,13 +130,19 @@ static void trim_frames(Skb *skb, uint32_t k)
 
 /* ---- the wire ---- */
 
-/* The head skb goes on the wire now: hand its burst to the peer, schedule its departure. */
+/* The head skb goes on the wire now: hand its burst to the peer, schedule its departure. A
+ * head whose sending step is still being charged (Skb.ready_ns) starts when that ends. */
 static void start_head(LinkDir *d)
 {
     Sim *sim = d->link->sim;
     Skb *h = d->fifo.head;
     uint32_t n = wire_frames(h);
     sim_time_t now = sim_now(sim);
+    if (h->ready_ns > now) {
+        d->head_waiting = true;
+        sim_schedule_at(sim, &d->ev, h->ready_ns);
+        return;
+    }
     RxTrain t = { .skb = skb_clone(d->to->host->pool, h),
                   .start_ns = now + d->link->conf->delay_ns,
                   .frame_ns = frame_time(d, wire_frame_payload(h)),
@@ -150,6 +161,11 @@ static void start_head(LinkDir *d)
 static void link_departure(Sim *sim, void *ctx)
 {
     LinkDir *d = ctx;
+    if (d->head_waiting) {
+        d->head_waiting = false;
+        start_head(d);
+        return;
+    }
     Skb *done = skb_dequeue(&d->fifo);
     if (!skb_queue_empty(&d->fifo))
         start_head(d);

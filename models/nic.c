@@ -128,6 +128,7 @@ void nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
         skb_free(dev->host->pool, skb);
         return;
     }
+    skb->ready_ns = cpu_acted_at(cpu);
     skb_queue_tail(&n->qdisc, skb);
     nic_qdisc_run(n);
 }

@@ -53,6 +53,9 @@ typedef struct Skb {
     /* sender-side bookkeeping while in the retransmit queue */
     sim_time_t tx_time;   /* last (re)transmission */
     sim_time_t first_tx_time;
+    /* transmit: the earliest time its first bit may go on a wire - the end of the CPU charge
+     * its sending step had run up when it reached the device (act, then charge: cpu.h) */
+    sim_time_t ready_ns;
     uint8_t sacked;       /* TCPCB_* sack/retrans/lost marks */
     bool ever_retrans;
     uint32_t pcount_delivered;
