@@ -43,18 +43,14 @@ static CompareRow *counter_row(const char *counter, const char *host, const GPtr
     return row;
 }
 
-typedef gboolean (*MetricFn)(const RunResult *r, const char *metric, double *out);
-
-/* One value per variant of a flow metric: run_result_metric (the sum over the flows) or
- * run_result_metric_min (the slowest flow: a sum can hide a flow that starves in one variant
- * while the others speed up). */
-static CompareRow *metric_row(MetricFn fn, const char *name, const char *metric, const char *key,
-                              double scale, int decimals, const GPtrArray *results)
+/* One value per variant of a flow metric summed over the flows (run_result_metric). */
+static CompareRow *metric_row(const char *name, const char *metric, const char *key, double scale,
+                              int decimals, const GPtrArray *results)
 {
     CompareRow *row = compare_row_new(name, key, scale, decimals);
     for (guint i = 0; i < results->len; i++) {
         double v = NAN;
-        if (!fn(g_ptr_array_index(results, i), metric, &v))
+        if (!run_result_metric(g_ptr_array_index(results, i), metric, &v))
             v = NAN;
         g_array_append_val(row->values, v);
     }
@@ -86,23 +82,17 @@ static GHashTable *workloads_of_type(const Scenario *s, WorkloadType t)
  * that starves in one variant while the others speed up. Only flows of one type take part (a
  * stream flow has no transactions, an rr flow's goodput is its tiny messages). Returns NULL
  * when no variant has two such flows. */
-static CompareRow *slowest_row(const char *name, gboolean goodput, const char *key,
+static CompareRow *slowest_row(const char *name, const char *metric, const char *key,
                                double scale, int decimals, GHashTable *names,
                                const GPtrArray *results)
 {
     gboolean several = FALSE;
     CompareRow *row = compare_row_new(name, key, scale, decimals);
     for (guint i = 0; i < results->len; i++) {
-        const RunResult *r = g_ptr_array_index(results, i);
         double lo = NAN;
         guint n = 0;
-        for (guint k = 0; k < r->flows->len; k++) {
-            const FlowResult *f = g_ptr_array_index(r->flows, k);
-            if (!g_hash_table_contains(names, f->workload))
-                continue;
-            double v = goodput ? f->goodput_bps : f->transactions_per_s;
-            lo = n++ == 0 ? v : MIN(lo, v);
-        }
+        if (!run_result_metric_min_in(g_ptr_array_index(results, i), metric, names, &lo, &n))
+            lo = NAN;
         several |= n > 1;
         g_array_append_val(row->values, lo);
     }
@@ -118,18 +108,18 @@ GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results)
     const ReportConf *rep = scenario_report(s);
     for (guint i = 0; rep && rep->counters && i < rep->counters->len; i++)
         g_ptr_array_add(rows, counter_row(g_ptr_array_index(rep->counters, i), rep->host, results));
-    CompareRow *goodput = metric_row(run_result_metric, "goodput (Mbit/s)", "goodput",
+    CompareRow *goodput = metric_row("goodput (Mbit/s)", "goodput",
                                      "goodput_bps", 1e-6, 3, results);
-    CompareRow *tps = metric_row(run_result_metric, "transactions/s", "transactions_per_s",
+    CompareRow *tps = metric_row("transactions/s", "transactions_per_s",
                                  "transactions_per_s", 1.0, 1, results);
     g_ptr_array_add(rows, goodput);
     g_ptr_array_add(rows, tps);
     /* per-flow spread, for the metric each type of workload has */
     g_autoptr(GHashTable) rr = workloads_of_type(s, WORKLOAD_RR);
     g_autoptr(GHashTable) stream = workloads_of_type(s, WORKLOAD_STREAM);
-    CompareRow *slow_tps = slowest_row("slowest flow, transactions/s", FALSE,
+    CompareRow *slow_tps = slowest_row("slowest flow, transactions/s", "transactions_per_s",
                                        "transactions_per_s_min_flow", 1.0, 1, rr, results);
-    CompareRow *slow_gp = slowest_row("slowest flow, goodput (Mbit/s)", TRUE,
+    CompareRow *slow_gp = slowest_row("slowest flow, goodput (Mbit/s)", "goodput",
                                       "goodput_bps_min_flow", 1e-6, 3, stream, results);
     if (slow_tps)
         g_ptr_array_add(rows, slow_tps);

@@ -110,16 +110,34 @@ gboolean run_result_metric(const RunResult *r, const char *metric, double *out)
     return TRUE;
 }
 
-gboolean run_result_metric_min(const RunResult *r, const char *metric, double *out)
+gboolean run_result_metric_min_in(const RunResult *r, const char *metric, GHashTable *workloads,
+                                  double *out, guint *nflows)
 {
     Metric m;
-    if (!metric_lookup(metric, &m) || r->flows->len == 0)
+    guint n = 0;
+    if (nflows)
+        *nflows = 0;
+    if (!metric_lookup(metric, &m))
         return FALSE;
-    double lo = flow_metric(g_ptr_array_index(r->flows, 0), m);
-    for (guint i = 1; i < r->flows->len; i++)
-        lo = MIN(lo, flow_metric(g_ptr_array_index(r->flows, i), m));
+    double lo = 0.0;
+    for (guint i = 0; i < r->flows->len; i++) {
+        const FlowResult *f = g_ptr_array_index(r->flows, i);
+        if (workloads && !g_hash_table_contains(workloads, f->workload))
+            continue;
+        double v = flow_metric(f, m);
+        lo = n++ == 0 ? v : MIN(lo, v);
+    }
+    if (nflows)
+        *nflows = n;
+    if (n == 0)
+        return FALSE;
     *out = lo;
     return TRUE;
+}
+
+gboolean run_result_metric_min(const RunResult *r, const char *metric, double *out)
+{
+    return run_result_metric_min_in(r, metric, NULL, out, NULL);
 }
 
 gboolean run_result_counter_known(const char *name)

@@ -77,6 +77,10 @@ gboolean run_result_metric(const RunResult *r, const char *metric, double *out);
 /* The same per-flow metric's smallest value over the flows (the slowest flow); FALSE for an
  * unknown metric or a run without flows. */
 gboolean run_result_metric_min(const RunResult *r, const char *metric, double *out);
+/* The same over the flows of the workloads named in `workloads` (a set of names; NULL = every
+ * flow); *nflows (may be NULL) says how many took part. FALSE for an unknown metric or none. */
+gboolean run_result_metric_min_in(const RunResult *r, const char *metric, GHashTable *workloads,
+                                  double *out, guint *nflows);
 /* A counter of one host, or summed over all hosts when host is NULL: an nstat counter, or a CPU
  * profile row "cpu_<cost key>" in microseconds of CPU time (cost_counter_lookup). */
 gboolean run_result_counter(const RunResult *r, const char *host, const char *counter, double *out);
