@@ -135,6 +135,10 @@ App *app_new(const WorkloadConf *wc, uint32_t index, Host *client, TcpSock *cl, 
 
 void app_free(App *a)
 {
+    if (!a)
+        return;
+    task_fini(&a->client.task);
+    task_fini(&a->server.task);
     g_free(a);
 }
 

@@ -82,6 +82,7 @@ struct Cpu {
     uint32_t nr_tasks;         /* tasks placed here by task_init (ksoftirqd not counted) */
     sim_time_t exec_start;     /* start of curr's running piece (mode CPU_TASK; CPU_SOFTIRQ
                                 * when irq_owner is set) */
+    uint32_t ttwu_pending;     /* tasks placed here whose wake-up has not taken effect yet */
     Task *irq_owner;           /* without IRQ time accounting: the task the softirq run in
                                 * progress is charged to (curr when it started); else NULL */
     sim_time_t sched_pending_ns; /* curr's run time not yet given to the scheduler */
@@ -236,6 +237,7 @@ void cpu_free(Cpu *cpu)
         return;
     sim_cancel(cpu->sim, &cpu->ev);
     sim_cancel(cpu->sim, &cpu->tick);
+    task_fini(&cpu->ksoftirqd);
     g_free(cpu);
 }
 
@@ -627,7 +629,7 @@ void task_sleep(Task *t)
  * idle still counts as idle, as in the kernel (its current task is the idle task). */
 static bool cpu_idle_for_wakeup(const Cpu *cpu)
 {
-    return !cpu->curr && cpu->rq.nr_running == 0;
+    return !cpu->curr && cpu->rq.nr_running == 0 && cpu->ttwu_pending == 0;
 }
 
 /* set_task_cpu(): t leaves its CPU for to, sleeping (wake-up placement: rq_migrate, then the
@@ -670,6 +672,32 @@ static Cpu *select_wake_cpu(Task *t)
     return prev;
 }
 
+/* The enqueue half of try_to_wake_up, on the CPU placement chose: the run queue, wake-up
+ * preemption. */
+static void task_wake_enqueue(Task *t, Cpu *cpu, Cpu *waker)
+{
+    SIM_LOG(t->host, LOG_SCHED, waker, "sched_wakeup", "task=%s target_cpu=%u", t->name, cpu->index);
+    sched_sync(cpu);
+    rq_enqueue_wakeup(&cpu->rq, t);
+    t->state = TASK_RUNNABLE;
+    check_preempt(cpu, t);
+}
+
+static void task_wake_fire(Sim *sim, void *ctx)
+{
+    (void)sim;
+    Task *t = ctx;
+    g_assert(t->state == TASK_WAKING && t->cpu->ttwu_pending > 0);
+    t->cpu->ttwu_pending--;
+    task_wake_enqueue(t, t->cpu, NULL);
+}
+
+/* Placement happens at the wake-up, as in try_to_wake_up. The waker acts, then charges: a task
+ * placed on another CPU joins that run queue where the wake-up ends in the waker's work (after
+ * COST_WAKEUP), not at the start of the waker's step, and can start no earlier. Placed on the
+ * waker's own CPU it joins at once: that CPU is busy with the waker's step until then anyway, and
+ * need_resched must be set before the step's later decisions (a cond_resched() after the
+ * sk_data_ready that woke it, as in __release_sock). */
 void task_wake(Task *t, Cpu *waker)
 {
     if (t->state != TASK_SLEEPING)
@@ -681,11 +709,26 @@ void task_wake(Task *t, Cpu *waker)
         return;
     }
     Cpu *cpu = select_wake_cpu(t);
-    SIM_LOG(t->host, LOG_SCHED, waker, "sched_wakeup", "task=%s target_cpu=%u", t->name, cpu->index);
-    sched_sync(cpu);
-    rq_enqueue_wakeup(&cpu->rq, t);
-    t->state = TASK_RUNNABLE;
-    check_preempt(cpu, t);
+    Sim *sim = t->host->sim;
+    sim_time_t at = cpu_acted_at(waker);
+    if (cpu == waker || at <= sim_now(sim)) {
+        task_wake_enqueue(t, cpu, waker);
+        return;
+    }
+    if (!t->wake_ev.fire)
+        sim_event_init(&t->wake_ev, task_wake_fire, t, EVK_TASK_WAKE, (uint32_t)t->host->id << 16);
+    t->state = TASK_WAKING;
+    cpu->ttwu_pending++; /* idle_cpu() counts rq->ttwu_pending: the CPU is no longer idle */
+    sim_schedule_at(sim, &t->wake_ev, at);
+}
+
+void task_fini(Task *t)
+{
+    if (sim_event_pending(&t->wake_ev)) {
+        sim_cancel(t->host->sim, &t->wake_ev);
+        t->cpu->ttwu_pending--;
+        t->state = TASK_SLEEPING;
+    }
 }
 
 /* ---- load balancing (hosts.H.sched.load_balance) ------------------------------------------ */

@@ -5,9 +5,11 @@
  * A CPU runs one context at a time: its softirq context, its current task, or nothing (idle).
  * Work is "act, then charge": model code runs instantaneously in simulated time, says what it
  * cost with cpu_charge(), and the context is then busy for that long before it may act again.
- * What leaves the host is held to the charge: an skb handed to a NIC carries cpu_acted_at(), the
- * end of what its step had charged by then, and does not go on the wire before it (link.c). A
- * wake-up still takes effect at the step's start.
+ * What leaves the step is held to the charge: an skb handed to a NIC carries cpu_acted_at(), the
+ * end of what its step had charged by then, and does not go on the wire before it (link.c); a
+ * task woken onto another CPU joins that run queue at cpu_acted_at() too (task_wake). Decisions
+ * inside a step (a cond_resched() after a wake-up on the same CPU) still see its state at the
+ * step's start.
  *
  * Tasks (application threads, ksoftirqd) are state machines. task->step(t) is called whenever
  * the task is current on its CPU and its previous charge has elapsed. A step does one piece of
@@ -47,7 +49,9 @@
 typedef struct Task Task;
 typedef void (*TaskStepFn)(Task *t);
 
-typedef enum { TASK_NEW, TASK_RUNNABLE, TASK_RUNNING, TASK_SLEEPING } TaskState;
+/* TASK_WAKING: woken and placed, joining that run queue once the waker's work up to the wake-up
+ * has run (task_wake). */
+typedef enum { TASK_NEW, TASK_RUNNABLE, TASK_RUNNING, TASK_SLEEPING, TASK_WAKING } TaskState;
 
 struct Task {
     /* public: set by task_init */
@@ -76,6 +80,7 @@ struct Task {
     sim_time_t exec_start;
     sim_time_t remaining;  /* of the interrupted or pending step */
     struct Task *rq_next;
+    SimEvent wake_ev;      /* a wake-up that has not taken effect yet (TASK_WAKING) */
     int preempt_count;
     int bh_disable_count;
     bool yield_after_step;
@@ -132,8 +137,12 @@ void task_start(Task *t);              /* make runnable now */
 void task_sleep(Task *t);              /* from inside its step: block when the step ends */
 /* From any context (softirq, another task's step, an event): make t runnable; the waker's CPU
  * (may be NULL) is charged COST_WAKEUP; wake-up preemption may set need_resched on t's CPU.
- * Waking a task that is not sleeping does nothing. */
+ * Placed on another CPU than the waker's, t joins that run queue at cpu_acted_at(waker), the end
+ * of the waker's work up to and including the wake-up (TASK_WAKING until then). Waking a task
+ * that is not sleeping does nothing. */
 void task_wake(Task *t, Cpu *waker);
+/* Before t's memory is freed: cancel a wake-up still pending in the event queue. */
+void task_fini(Task *t);
 /* Voluntary preemption point (cond_resched): true if the task will yield at the end of this
  * step (need_resched set and preempt model none/voluntary). The caller then returns from its
  * step; it keeps its state and continues where it was when it runs again. */

@@ -18,7 +18,8 @@
     X(EVK_APP, "app")                                                                           \
     X(EVK_WARMUP, "warmup")                                                                     \
     X(EVK_NIC_IRQ, "nic_irq")                                                                   \
-    X(EVK_PACING, "pacing")
+    X(EVK_PACING, "pacing")                                                                     \
+    X(EVK_TASK_WAKE, "task_wake")
 
 enum {
 #define SIM_EVKIND_ENUM(id, name) id,

@@ -284,6 +284,72 @@ static void test_wake_idle_off_or_pinned_stays(void)
     }
 }
 
+/* ---- a wake-up takes effect where it ends in the waker's work ---- */
+
+typedef struct {
+    Task t;
+    int calls;
+    Task *wake[2];
+} WakerTask;
+
+/* First step: sleep. Second: 5 us of work, then wake both sleepers (COST_WAKEUP each). */
+static void waker_task_step(Task *t)
+{
+    WakerTask *w = t->ctx;
+    if (w->calls++ == 0) {
+        task_sleep(t);
+        return;
+    }
+    cpu_charge(t->cpu, 5 * SIM_US);
+    task_wake(w->wake[0], t->cpu);
+    task_wake(w->wake[1], t->cpu);
+    task_sleep(t);
+}
+
+/* Three CPUs, wake_idle on, no load balancing. W (pinned to CPU 0) is woken at 50 us and, in
+ * one step, works 5 us and then wakes B and C, which ran on CPU 1 until 24 us (C last) and
+ * sleep. The waker acts, then charges, but a wake-up cannot take effect before the waker has
+ * done the work that precedes it: B joins CPU 1 at 50 + 5 + 0.3 (COST_WAKEUP) = 55.3 us and,
+ * after the 2 us switch (C ran last there), runs at 57.3 us. C's placement sees B's wake-up
+ * pending on CPU 1 (idle_cpu() checks rq->ttwu_pending), so C goes to the idle CPU 2: it joins
+ * at 55.6 us and runs at 57.6 us. When wake-ups took effect at the waker's step start, both ran
+ * at 52 us. */
+static void test_wake_takes_effect_after_waker_work(void)
+{
+    TestHost *th = test_host_new(3, 1000);
+    th->conf.sched.wake_idle = true;
+    th->conf.sched.load_balance = false;
+    test_host_build(th);
+    CpuList cpu0 = { .n = 1, .cpu = { 0 } }, cpu2 = { .n = 1, .cpu = { 2 } };
+    CpuList cpu12 = { .n = 2, .cpu = { 1, 2 } };
+    WakerTask w = { 0 };
+    Sleeper b = { 0 }, c = { 0 };
+    Task d;
+    task_init(&w.t, &th->host, "w", waker_task_step, &w, &cpu0);
+    task_init(&d, &th->host, "d", step_task, NULL, &cpu2); /* never starts: C lands on CPU 1 */
+    task_init(&b.t, &th->host, "b", sleeper_step, &b, NULL);
+    task_init(&c.t, &th->host, "c", sleeper_step, &c, &cpu12);
+    g_assert_true(b.t.cpu == th->cpus[1] && c.t.cpu == th->cpus[1]);
+    w.wake[0] = &b.t;
+    w.wake[1] = &c.t;
+    task_start(&w.t);
+    task_start(&b.t);
+    task_start(&c.t);
+    Waker kick = { .t = &w.t };
+    sim_event_init(&kick.ev, waker_fire, &kick, 0, 0);
+    sim_schedule_at(th->sim, &kick.ev, 50 * SIM_US);
+    sim_run_until(th->sim, 200 * SIM_US);
+
+    g_assert_cmpint(c.at[0], ==, 14 * SIM_US); /* B 2..12 us, then C after its switch */
+    g_assert_cmpint(b.calls, ==, 2);
+    g_assert_cmpint(c.calls, ==, 2);
+    g_assert_true(b.t.cpu == th->cpus[1]);
+    g_assert_true(c.t.cpu == th->cpus[2]);
+    g_assert_cmpint(b.at[1], ==, 57300);
+    g_assert_cmpint(c.at[1], ==, 57600);
+    test_host_free(th);
+}
+
 /* ---- load balancing (hosts.H.sched.load_balance) ---- */
 
 /* Two CPUs, HZ 1000, wake_idle off. Three tasks that never start are pinned to CPU 1, so the
@@ -600,6 +666,8 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/full-preemption", test_full_preemption);
     g_test_add_func("/cpu/wake-idle-moves-to-idle-cpu", test_wake_idle_moves_to_idle_cpu);
     g_test_add_func("/cpu/wake-idle-off-or-pinned-stays", test_wake_idle_off_or_pinned_stays);
+    g_test_add_func("/cpu/wake-takes-effect-after-waker-work",
+                    test_wake_takes_effect_after_waker_work);
     g_test_add_func("/cpu/lb-idle-cpu-pulls-waiting-task", test_lb_idle_cpu_pulls_waiting_task);
     g_test_add_func("/cpu/lb-newidle-pulls-before-any-tick", test_lb_newidle_pulls_before_any_tick);
     g_test_add_func("/cpu/lb-never-pulls-pinned-task", test_lb_never_pulls_pinned_task);

@@ -621,8 +621,10 @@ static void waiter_step(Task *t)
 
 /* The copier (CPU 0) holds the socket from 2 us: lock 15 ns (half of COST_LOCK_SOCK), 30 x
  * 100 us, release at 2 us + 15 ns + 3 ms = 3002.015 us. The waiter (CPU 1), woken at 0.5 ms, finds the socket
- * owned and sleeps as the lock waiter; release_sock wakes it and its CPU (idle, same task as
- * before: no switch cost) takes the lock in that same instant. */
+ * owned and sleeps as the lock waiter; release_sock wakes it, and the wake-up takes effect where
+ * it ends in the copier's work: after the release's 15 ns (the other half of COST_LOCK_SOCK) and
+ * the 300 ns of COST_WAKEUP. Its CPU (idle, same task as before: no switch cost) takes the lock
+ * in that instant, 3002.330 us. */
 static void test_lock_waiter(void)
 {
     TestHost *th = test_host_new(2, 1000);
@@ -642,7 +644,7 @@ static void test_lock_waiter(void)
     sim_schedule_at(th->sim, &wake.ev, 500 * SIM_US);
     sim_run_until(th->sim, 10 * SIM_MS);
     g_assert_cmpint(c.released_at, ==, 3002015);
-    g_assert_cmpint(w.locked_at, ==, 3002015);
+    g_assert_cmpint(w.locked_at, ==, 3002015 + 15 + 300);
     g_assert_cmpint(w.phase, ==, 3);
     g_assert_false(fs.sk.owned);
     g_assert_cmpint(fs.release_cbs, ==, 2);
