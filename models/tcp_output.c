@@ -471,8 +471,9 @@ bool tcp_write_xmit(TcpSock *tp, uint32_t mss_now, int nonagle, int push_one, Cp
             break;
         tcp_transmit_skb(tp, skb, cpu);
         tcp_event_new_data_sent(tp, skb, cpu);
-        if (skb->len < mss_now)
-            tp->snd_sml = skb->end_seq; /* tcp_minshall_update */
+        /* tcp_minshall_update: the skb ended in a sub-MSS segment (its last one, for a TSO skb) */
+        if (skb->len < pcount * mss_now)
+            tp->snd_sml = skb->end_seq;
         sent_pkts += pcount;
         if (push_one)
             break;

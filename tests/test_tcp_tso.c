@@ -41,10 +41,34 @@ static void test_tso_mss1448_unchanged(void)
     check_first_tso_skb(1500, 1448, 45);
 }
 
+/* Nagle with Minshall's variant over TSO skbs (tcp_minshall_update: a sent skb shorter than
+ * pcount * mss_now ended in a small segment). A 1449-byte write at MSS 1448 leaves as one
+ * 2-segment skb whose last segment carries 1 byte: a small segment is now unacknowledged. The
+ * next 1449-byte write may send its full MSS but must hold its 1-byte tail
+ * (tcp_mss_split_point -> tcp_nagle_check) until that small segment is acknowledged. Testing
+ * skb->len < mss_now instead never sees the first skb as small, and every write's tail leaves
+ * at once (725 bytes per segment on average with 1449-byte writes). */
+static void test_nagle_minshall_tso_tail(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_write(tb->a, 1449);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    g_assert_cmpuint(tb->out[0].head->len, ==, 1449);
+    th_write(tb->a, 1449);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    g_assert_cmpuint(tb->out[0].tail->len, ==, 1448);
+    g_assert_cmpuint(tb->a->write_queue.bytes, ==, 1);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/tso/mss4096-fifteen-segments", test_tso_mss4096_fifteen_segments);
     g_test_add_func("/tcp/tso/mss1448-unchanged", test_tso_mss1448_unchanged);
+    g_test_add_func("/tcp/tso/nagle-minshall-tso-tail", test_nagle_minshall_tso_tail);
     return g_test_run();
 }
