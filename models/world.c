@@ -28,7 +28,7 @@ typedef struct WorldFlow {
     Host *from, *to;
     TcpSock *cl, *sv;
     App *app;
-    uint64_t retrans_base;
+    uint64_t retrans_base; /* both ends' retransmitted segments at the warm-up's end */
     SimEvent start_ev;
 } WorldFlow;
 
@@ -246,6 +246,12 @@ void world_start(World *w)
                           g_ptr_array_index(w->conf->workloads, i));
 }
 
+/* Segments retransmitted by either end: an rr flow's server sends data too. */
+static uint64_t flow_retrans(const WorldFlow *f)
+{
+    return tcp_get_info(f->cl).retrans_segs + tcp_get_info(f->sv).retrans_segs;
+}
+
 void world_reset_counters(World *w)
 {
     for (guint i = 0; i < w->hosts->len; i++) {
@@ -257,7 +263,7 @@ void world_reset_counters(World *w)
     for (guint i = 0; i < w->flows->len; i++) {
         WorldFlow *f = g_ptr_array_index(w->flows, i);
         app_reset(f->app);
-        f->retrans_base = tcp_get_info(f->cl).retrans_segs;
+        f->retrans_base = flow_retrans(f);
     }
 }
 
@@ -380,7 +386,7 @@ static FlowResult *flow_result(const WorldFlow *f, sim_time_t measured_ns)
     fr->to = g_strdup(f->to->name);
     fr->bytes_delivered = st.bytes_delivered;
     fr->goodput_bps = secs > 0 ? (double)st.bytes_delivered * 8.0 / secs : 0;
-    fr->retrans_segs = ti.retrans_segs - f->retrans_base;
+    fr->retrans_segs = flow_retrans(f) - f->retrans_base;
     fr->transactions = st.transactions;
     fr->transactions_per_s = secs > 0 ? (double)st.transactions / secs : 0;
     fr->srtt_ns = ti.srtt_ns;

@@ -200,6 +200,35 @@ static void test_rr_period_includes_serial_path(void)
     g_assert_cmpfloat(period_ns, >=, bound_ns);
 }
 
+/* A flow's retrans_segs counts both ends: in request/response both send data. 1 % loss each
+ * way, 64 KiB requests and responses: both hosts retransmit, and the flows' figures add up to
+ * the hosts' TcpRetransSegs (they counted only the client's socket, 0 here for the server's). */
+static const char *rr_lossy =
+    "name: e2e\n"
+    "duration: 300ms\n"
+    "warmup: 50ms\n"
+    "hosts:\n"
+    "  c: {cpus: 2}\n"
+    "  s: {cpus: 2}\n"
+    "links:\n"
+    "  wire: {a: c, b: s, rate: 1Gbit, delay: 20us, loss: 0.01}\n"
+    "workloads:\n"
+    "  rr: {type: rr, from: c, to: s, flows: 2, request_size: 64KiB, response_size: 64KiB}\n";
+
+static void test_flow_retrans_counts_both_ends(void)
+{
+    g_autoptr(RunResult) r = run_text(rr_lossy, NULL);
+    uint64_t hosts = 0, flows = 0;
+    for (guint i = 0; i < r->hosts->len; i++) {
+        const HostResult *h = g_ptr_array_index(r->hosts, i);
+        g_assert_cmpuint(h->counters.v[CTR_TcpRetransSegs], >, 0);
+        hosts += h->counters.v[CTR_TcpRetransSegs];
+    }
+    for (guint i = 0; i < r->flows->len; i++)
+        flows += ((const FlowResult *)g_ptr_array_index(r->flows, i))->retrans_segs;
+    g_assert_cmpuint(flows, ==, hosts);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -209,5 +238,6 @@ int main(int argc, char **argv)
     g_test_add_func("/e2e/same-seed-same-run", test_same_seed_same_run);
     g_test_add_func("/e2e/handshake-rtt-sample", test_handshake_rtt_sample);
     g_test_add_func("/e2e/rr-period-includes-serial-path", test_rr_period_includes_serial_path);
+    g_test_add_func("/e2e/flow-retrans-counts-both-ends", test_flow_retrans_counts_both_ends);
     return g_test_run();
 }
