@@ -143,8 +143,7 @@ RunResult *run_scenario(const ScenarioConf *conf, const RunOptions *opt, GError 
     double wall_s = (double)(g_get_monotonic_time() - rc.wall_start_us) / 1e6;
     if (rc.progress)
         progress_free(rc.progress);
-    if (series_n_rows(series) == 0 || series_row_time(series, series_n_rows(series) - 1) != sim_now(rc.sim))
-        series_sample(series, sim_now(rc.sim));
+    series_sample_final(series, sim_now(rc.sim));
     sim_cancel(rc.sim, &rc.warmup_ev);
     series_stop(series);
     g_autoptr(GError) obs_err = NULL;

@@ -18,6 +18,8 @@ typedef struct {
     bool rate;        /* write the change per second, not the value */
     double last_raw;  /* rate columns: the probe's value and the column's at the last row */
     double last_rate;
+    double prev_raw;  /* ... and at the row before it (series_sample_final retakes the last) */
+    double prev_rate;
 } SeriesColumn;
 
 struct Series {
@@ -74,13 +76,15 @@ void series_add_rate_column(Series *s, const char *name, SeriesProbeFn probe, co
 /* A rate column's value for a row at `now`, the previous row (if any) having been at `prev`. */
 static double series_rate(SeriesColumn *c, double raw, bool first, sim_time_t prev, sim_time_t now)
 {
+    c->prev_raw = c->last_raw;
+    c->prev_rate = c->last_rate;
     if (!first && now > prev)
         c->last_rate = (raw - c->last_raw) / sim_time_to_sec(now - prev);
     c->last_raw = raw;
     return c->last_rate;
 }
 
-void series_sample(Series *s, sim_time_t now)
+static void series_take_row(Series *s, sim_time_t now)
 {
     bool first = s->times->len == 0;
     sim_time_t prev = first ? 0 : g_array_index(s->times, sim_time_t, s->times->len - 1);
@@ -92,8 +96,32 @@ void series_sample(Series *s, sim_time_t now)
             v = series_rate(c, v, first, prev, now);
         g_array_append_val(s->vals, v);
     }
+}
+
+void series_sample(Series *s, sim_time_t now)
+{
+    series_take_row(s, now);
     if (s->listener)
         s->listener(s->listener_ctx, now);
+}
+
+void series_sample_final(Series *s, sim_time_t now)
+{
+    guint n = s->times->len;
+    if (n == 0 || g_array_index(s->times, sim_time_t, n - 1) != now) {
+        series_sample(s, now);
+        return;
+    }
+    /* The sampler's row for this instant came before the instant's later events: take it again,
+     * as the previous row left it (the listener has seen the instant already). */
+    g_array_set_size(s->times, n - 1);
+    g_array_set_size(s->vals, (n - 1) * s->cols->len);
+    for (guint i = 0; i < s->cols->len; i++) {
+        SeriesColumn *c = &g_array_index(s->cols, SeriesColumn, i);
+        c->last_raw = c->prev_raw;
+        c->last_rate = c->prev_rate;
+    }
+    series_take_row(s, now);
 }
 
 void series_set_listener(Series *s, SeriesListenerFn fn, void *ctx)

@@ -26,8 +26,11 @@ void series_add_rate_column(Series *s, const char *name, SeriesProbeFn probe, co
 void series_start(Series *s, Sim *sim, sim_time_t first_ns);
 /* Cancel the sampler (before the Sim is freed; the table stays readable). */
 void series_stop(Series *s);
-/* Take one sample now (also used for the final row at the end of a run). */
+/* Take one sample now. */
 void series_sample(Series *s, sim_time_t now);
+/* The last row of a run, at its end `now`: sampled, or taken again if the sampler's row for
+ * `now` fired before other events of that instant (so it matches the final counters). */
+void series_sample_final(Series *s, sim_time_t now);
 /* Called after every row is taken (the trace's per-flow counters ride on the sampler, so that
  * tracing adds no event to the run); fn NULL removes it. */
 typedef void (*SeriesListenerFn)(void *ctx, sim_time_t now);

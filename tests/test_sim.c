@@ -267,6 +267,56 @@ static void test_series_rate(void)
     sim_free(sim);
 }
 
+/* An event at the run's end instant that fires after the sampler's row for it (scheduled
+ * later): the final row is taken again, so it shows that event, and a rate column keeps its
+ * interval (the previous row, not the dropped one). */
+typedef struct {
+    SimEvent arm, ev;
+    double total;
+} EndBump;
+
+static void end_bump_fire(Sim *sim, void *ctx)
+{
+    ((EndBump *)ctx)->total += 5.0;
+}
+
+static void end_bump_arm(Sim *sim, void *ctx)
+{
+    sim_schedule_at(sim, &((EndBump *)ctx)->ev, 100 * SIM_MS);
+}
+
+static double probe_bump(const void *ctx)
+{
+    return ((const EndBump *)ctx)->total;
+}
+
+static void test_series_final_row(void)
+{
+    Sim *sim = sim_new(1);
+    EndBump b = { .total = 1.0 };
+    Series *s = series_new(10 * SIM_MS);
+    series_add_column(s, "total", probe_bump, &b);
+    series_add_rate_column(s, "rate", probe_bump, &b);
+    series_start(s, sim, 0);
+    sim_event_init(&b.ev, end_bump_fire, &b, 0, 0);
+    sim_event_init(&b.arm, end_bump_arm, &b, 0, 0);
+    sim_schedule_at(sim, &b.arm, 95 * SIM_MS); /* after the sampler's 100 ms row was scheduled */
+    sim_run_until(sim, 100 * SIM_MS);
+    g_assert_cmpfloat(series_value(s, 10, 0), ==, 1.0); /* the sampler's row came first */
+    series_sample_final(s, 100 * SIM_MS);
+    g_assert_cmpuint(series_n_rows(s), ==, 11);
+    g_assert_cmpfloat(series_value(s, 10, 0), ==, 6.0);
+    g_assert_cmpfloat_with_epsilon(series_value(s, 10, 1), 5.0 / 0.01, 1e-6);
+    series_sample_final(s, 100 * SIM_MS); /* idempotent */
+    g_assert_cmpuint(series_n_rows(s), ==, 11);
+    g_assert_cmpfloat_with_epsilon(series_value(s, 10, 1), 5.0 / 0.01, 1e-6);
+    series_sample_final(s, 105 * SIM_MS); /* a new instant: a new row */
+    g_assert_cmpuint(series_n_rows(s), ==, 12);
+    g_assert_cmpfloat(series_value(s, 11, 1), ==, 0.0);
+    series_free(s);
+    sim_free(sim);
+}
+
 static void test_counters(void)
 {
     g_assert_cmpint(counter_lookup("TcpExtTCPTimeouts"), ==, CTR_TcpExtTCPTimeouts);
@@ -293,6 +343,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sim/rng-streams", test_rng_streams);
     g_test_add_func("/sim/series", test_series);
     g_test_add_func("/sim/series-rate", test_series_rate);
+    g_test_add_func("/sim/series-final-row", test_series_final_row);
     g_test_add_func("/sim/counters", test_counters);
     return g_test_run();
 }
