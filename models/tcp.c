@@ -206,6 +206,11 @@ void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu)
 
 void tcp_handshake_rtt(TcpSock *a, TcpSock *b, uint32_t rtt_us)
 {
+    /* A SYN unanswered for TCP_RTO_MAX would have been retransmitted (no sample), and srtt_us,
+     * 8 x the smoothed RTT in 32 bits as in the kernel, would overflow past ~536 s: links slow
+     * enough for that (bit/s rates) start from a 120 s sample. */
+    if (rtt_us > TCP_RTO_MAX_SEC * 1000000u)
+        rtt_us = TCP_RTO_MAX_SEC * 1000000u;
     tcp_rtt_estimator(a, rtt_us);
     tcp_set_rto(a);
     tcp_rtt_estimator(b, rtt_us);

@@ -229,6 +229,26 @@ static void test_flow_retrans_counts_both_ends(void)
     g_assert_cmpuint(flows, ==, hosts);
 }
 
+/* A 1 bit/s link (the key's lowest rate): the handshake's RTT sample would be ~1568 s, which
+ * 8 x srtt in 32 bits cannot hold (it wrapped to 494 s). The sample is capped at TCP_RTO_MAX. */
+static const char *slowest_link =
+    "name: e2e\n"
+    "duration: 100ms\n"
+    "hosts:\n"
+    "  a: {cpus: 2}\n"
+    "  b: {cpus: 2}\n"
+    "links:\n"
+    "  wire: {a: a, b: b, rate: 1bit}\n"
+    "workloads:\n"
+    "  bulk: {type: stream, from: a, to: b}\n";
+
+static void test_handshake_rtt_capped(void)
+{
+    g_autoptr(RunResult) r = run_text(slowest_link, NULL);
+    const FlowResult *f = g_ptr_array_index(r->flows, 0);
+    g_assert_cmpint(f->srtt_ns, ==, 120 * SIM_S);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -239,5 +259,6 @@ int main(int argc, char **argv)
     g_test_add_func("/e2e/handshake-rtt-sample", test_handshake_rtt_sample);
     g_test_add_func("/e2e/rr-period-includes-serial-path", test_rr_period_includes_serial_path);
     g_test_add_func("/e2e/flow-retrans-counts-both-ends", test_flow_retrans_counts_both_ends);
+    g_test_add_func("/e2e/handshake-rtt-capped", test_handshake_rtt_capped);
     return g_test_run();
 }
