@@ -79,7 +79,11 @@ struct Task {
     sim_time_t slice_start;
     sim_time_t exec_start;
     sim_time_t remaining;  /* of the interrupted or pending step */
-    struct Task *rq_next;
+    struct Task *rq_next, *rq_prev; /* the run queue's list, in enqueue order */
+    struct {
+        struct Task *left, *right, *min; /* the run queue's tree (models/rqtree.h) */
+        uint64_t seq, prio;
+    } rqt;
     SimEvent wake_ev;      /* a wake-up that has not taken effect yet (TASK_WAKING) */
     int preempt_count;
     int bh_disable_count;

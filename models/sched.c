@@ -42,6 +42,8 @@
 
 #include <glib.h>
 
+#include "models/rqtree.h"
+
 /* sched_nr_latency: above 8 runnable tasks the CFS period stretches (kernel/sched/fair.c). */
 #define CFS_NR_LATENCY 8u
 /* The CPU-count factor is capped at 8 CPUs (get_update_sysctl_factor, notes C.3). */
@@ -82,9 +84,13 @@ uint32_t sched_tunable_factor(uint32_t ncpus)
     return 1 + log2;
 }
 
+/* The queue in enqueue order (what load balancing scans), and the tree of the queued tasks but
+ * curr (what the picks search). A task's seq is its place in that order. */
 static void list_append(RunQueue *rq, Task *t)
 {
+    t->rqt.seq = ++rq->seq;
     t->rq_next = NULL;
+    t->rq_prev = rq->tail;
     if (rq->tail)
         rq->tail->rq_next = t;
     else
@@ -94,30 +100,36 @@ static void list_append(RunQueue *rq, Task *t)
 
 static void list_remove(RunQueue *rq, Task *t)
 {
-    Task *prev = NULL;
-    for (Task *p = rq->head; p; prev = p, p = p->rq_next) {
-        if (p != t)
-            continue;
-        if (prev)
-            prev->rq_next = t->rq_next;
-        else
-            rq->head = t->rq_next;
-        if (rq->tail == t)
-            rq->tail = prev;
-        t->rq_next = NULL;
-        return;
-    }
-    g_assert_not_reached();
+    if (t->rq_prev)
+        t->rq_prev->rq_next = t->rq_next;
+    else
+        rq->head = t->rq_next;
+    if (t->rq_next)
+        t->rq_next->rq_prev = t->rq_prev;
+    else
+        rq->tail = t->rq_prev;
+    t->rq_next = t->rq_prev = NULL;
 }
 
-/* The leftmost waiting task: smallest vruntime among the queued tasks other than curr. */
+static void tree_add(RunQueue *rq, Task *t)
+{
+    rqtree_insert(&rq->tree, t);
+    rq->tree_n++;
+    rq->tree_key_sum += vdiff(t->vruntime, rq->min_vruntime);
+}
+
+static void tree_del(RunQueue *rq, Task *t)
+{
+    rqtree_remove(&rq->tree, t);
+    rq->tree_n--;
+    rq->tree_key_sum -= vdiff(t->vruntime, rq->min_vruntime);
+}
+
+/* The leftmost waiting task: smallest vruntime among the queued tasks other than curr (ties to
+ * the earliest queued). */
 static Task *leftmost_other(const RunQueue *rq)
 {
-    Task *best = NULL;
-    for (Task *p = rq->head; p; p = p->rq_next)
-        if (p != rq->curr && (!best || vdiff(p->vruntime, best->vruntime) < 0))
-            best = p;
-    return best;
+    return rqtree_first(rq->tree);
 }
 
 /* update_min_vruntime(): the floor follows min(curr, leftmost) and never goes back. */
@@ -130,7 +142,9 @@ static void update_min_vruntime(RunQueue *rq)
     uint64_t v = curr ? curr->vruntime : left->vruntime;
     if (curr && left && vdiff(left->vruntime, v) < 0)
         v = left->vruntime;
-    rq->min_vruntime = max_vruntime(rq->min_vruntime, v);
+    uint64_t floor = max_vruntime(rq->min_vruntime, v);
+    rq->tree_key_sum -= vdiff(floor, rq->min_vruntime) * (int64_t)rq->tree_n;
+    rq->min_vruntime = floor;
 }
 
 /* ---- CFS ----------------------------------------------------------------------------------- */
@@ -228,13 +242,12 @@ static const SchedOps cfs_ops = {
 
 /* ---- EEVDF --------------------------------------------------------------------------------- */
 
-/* Sum of (v - min_vruntime) over the queue: avg_vruntime's numerator (all weights equal). */
+/* Sum of (v - min_vruntime) over the queue, curr included: avg_vruntime's numerator (all
+ * weights equal), kept for the tree as tasks come and go (avg_vruntime_add/sub). */
 static int64_t eevdf_key_sum(const RunQueue *rq)
 {
-    int64_t sum = 0;
-    for (const Task *p = rq->head; p; p = p->rq_next)
-        sum += vdiff(p->vruntime, rq->min_vruntime);
-    return sum;
+    const Task *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
+    return rq->tree_key_sum + (curr ? vdiff(curr->vruntime, rq->min_vruntime) : 0);
 }
 
 uint64_t rq_avg_vruntime(const RunQueue *rq)
@@ -302,8 +315,8 @@ static void eevdf_set_curr(RunQueue *rq, Task *t)
     t->vlag = (int64_t)t->deadline;
 }
 
-/* pick_eevdf(): the eligible task with the earliest deadline. The waiting tasks are scanned in
- * queue order (ties to the earlier); curr competes last. On the wake-up path (protect_curr)
+/* pick_eevdf(): the eligible task with the earliest deadline. Among the waiting tasks (the
+ * tree) ties go to the earliest queued; curr competes last. On the wake-up path (protect_curr)
  * RUN_TO_PARITY applies and curr wins equal deadlines, as in the kernel's pick with curr still
  * set; in __schedule() curr was put back into the tree first and loses ties. */
 static Task *eevdf_pick_from(RunQueue *rq, bool protect_curr)
@@ -314,13 +327,7 @@ static Task *eevdf_pick_from(RunQueue *rq, bool protect_curr)
         curr = NULL;
     if (protect_curr && curr && curr->vlag == (int64_t)curr->deadline)
         return curr;
-    Task *best = NULL;
-    for (Task *p = rq->head; p; p = p->rq_next) {
-        if (p == rq->curr || !eevdf_eligible(rq, p, key_sum))
-            continue;
-        if (!best || vdiff(p->deadline, best->deadline) < 0)
-            best = p;
-    }
+    Task *best = rqtree_pick_eligible(rq->tree, rq->min_vruntime, key_sum, rq->nr_running);
     if (curr && (!best || vdiff(curr->deadline, best->deadline) < (protect_curr ? 1 : 0)))
         best = curr;
     return best ? best : rq->head; /* some task is always eligible; the fallback is defensive */
@@ -405,6 +412,8 @@ static void enqueue(RunQueue *rq, Task *t)
     g_assert(!t->on_rq);
     t->on_rq = true;
     list_append(rq, t);
+    if (t != rq->curr) /* a curr woken before it was switched out stays out of the tree */
+        tree_add(rq, t);
     rq->nr_running++;
     note_waiting(rq);
 }
@@ -425,6 +434,8 @@ void rq_dequeue_sleep(RunQueue *rq, Task *t)
 {
     g_assert(t->on_rq);
     rq->ops->on_dequeue(rq, t);
+    if (t != rq->curr)
+        tree_del(rq, t);
     list_remove(rq, t);
     t->on_rq = false;
     rq->nr_running--;
@@ -446,6 +457,7 @@ void rq_migrate_queued(RunQueue *from, RunQueue *to, Task *t)
     uint64_t rel = t->vruntime - from->min_vruntime;
     if (!cfs)
         from->ops->on_dequeue(from, t);
+    tree_del(from, t);
     list_remove(from, t);
     t->on_rq = false;
     from->nr_running--;
@@ -458,8 +470,38 @@ void rq_migrate_queued(RunQueue *from, RunQueue *to, Task *t)
     enqueue(to, t);
 }
 
+void rq_resync(RunQueue *rq)
+{
+    while (rq->tree)
+        rqtree_remove(&rq->tree, rq->tree);
+    rq->tree_n = 0;
+    rq->tree_key_sum = 0;
+    for (Task *p = rq->head; p; p = p->rq_next)
+        if (p != rq->curr)
+            tree_add(rq, p);
+}
+
+/* Debug builds: the incremental sum and count are what a scan of the queue gives. */
+static void check_tree(const RunQueue *rq)
+{
+#ifdef SKSIM_CHECK_INVARIANTS
+    int64_t sum = 0;
+    uint32_t n = 0;
+    for (const Task *p = rq->head; p; p = p->rq_next)
+        if (p != rq->curr) {
+            sum += vdiff(p->vruntime, rq->min_vruntime);
+            n++;
+        }
+    g_assert_cmpint(sum, ==, rq->tree_key_sum);
+    g_assert_cmpuint(n, ==, rq->tree_n);
+#else
+    (void)rq;
+#endif
+}
+
 Task *rq_pick_next(RunQueue *rq)
 {
+    check_tree(rq);
     return rq->nr_running ? rq->ops->pick(rq) : NULL;
 }
 
@@ -469,7 +511,10 @@ void rq_set_curr(RunQueue *rq, Task *t)
     if (prev && prev->on_rq) {
         list_remove(rq, prev); /* put_prev_entity: back into the tree, after equal keys */
         list_append(rq, prev);
+        tree_add(rq, prev);
     }
+    if (t && t->on_rq)
+        tree_del(rq, t); /* set_next_entity: curr leaves the tree */
     rq->curr = t;
     note_waiting(rq);
     if (!t)

@@ -5,7 +5,9 @@
  * should be told to reschedule (need_resched) at a tick, at a wake-up or as time is accounted.
  * Every runnable task, the current one included, is on the queue (Task.on_rq); the queue keeps
  * them in enqueue order, which breaks ties the way the kernel's rbtree does (an entity inserted
- * with a key equal to others goes after them).
+ * with a key equal to others goes after them). The waiting ones (all but curr) are also in a
+ * search tree (models/rqtree.h) ordered by vruntime and that enqueue order, so the CFS leftmost
+ * and the EEVDF pick cost O(log n); EEVDF's average vruntime is kept as a running sum.
  *
  * All tasks are SCHED_OTHER nice 0 (weight 1024), so weighted virtual time equals real time:
  * vruntime advances by the run time the executor gives it: the task's own CPU time
@@ -28,6 +30,10 @@ typedef struct RunQueue {
     /* read-only outside sched.c */
     const SchedOps *ops;
     Task *head, *tail;       /* runnable tasks in queue order, linked by Task.rq_next */
+    Task *tree;              /* the queued tasks but curr, for the picks (models/rqtree.h) */
+    uint64_t seq;            /* enqueue order: the last Task.rqt.seq given out */
+    uint32_t tree_n;         /* tasks in the tree */
+    int64_t tree_key_sum;    /* sum of vruntime - min_vruntime over the tree (EEVDF's V) */
     Task *curr;              /* the task the CPU runs (on the queue while runnable) */
     uint32_t nr_running;
     bool waiting;            /* a task waits here: nr_running counts more than a running curr */
@@ -72,6 +78,9 @@ void rq_migrate_queued(RunQueue *from, RunQueue *to, Task *t);
 /* __schedule(): the task to run next (rq->curr, if still runnable, competes too). NULL if the
  * queue is empty. It does not change rq->curr. */
 Task *rq_pick_next(RunQueue *rq);
+/* After a queued task's vruntime or deadline was set from outside (white-box tests): rebuild
+ * the search tree and its sums from the queue. */
+void rq_resync(RunQueue *rq);
 /* Make t the current task (set_next_entity) or NULL (idle). A still-runnable previous task goes
  * to the back of the queue order (put_prev_entity). */
 void rq_set_curr(RunQueue *rq, Task *t);

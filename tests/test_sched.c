@@ -231,6 +231,7 @@ static void eevdf_parity_case(bool protected_curr, bool expect_preempt)
     s.deadline = 3 * SIM_MS;
     x.vruntime = 10 * SIM_MS;
     x.deadline = 13 * SIM_MS;
+    rq_resync(&rq);
     rq_set_curr(&rq, &s);
     g_assert_false(rq_update_curr(&rq, 1 * SIM_MS)); /* v 1 ms < deadline 3 ms */
     if (!protected_curr)
