@@ -790,10 +790,14 @@ static bool lb_can_migrate(const Cpu *src, const Task *t, const Cpu *dst)
 }
 
 /* detach_tasks() scans rq->cfs_tasks from its least recently run end: here the first movable
- * task in queue order, the one queued the longest. */
+ * task in queue order, the one queued the longest. It looks at no more than env->loop_max =
+ * min(sysctl_sched_nr_migrate, nr_running) tasks: 32 without PREEMPT_RT (kernel/sched/core.c). */
+#define LB_NR_MIGRATE 32u
+
 static Task *lb_pick_task(const Cpu *src, const Cpu *dst)
 {
-    for (Task *p = src->rq.head; p; p = p->rq_next)
+    uint32_t looked = 0;
+    for (Task *p = src->rq.head; p && looked < LB_NR_MIGRATE; p = p->rq_next, looked++)
         if (lb_can_migrate(src, p, dst))
             return p;
     return NULL;

@@ -161,7 +161,8 @@ static const ConfKey table[] = {
          "sched_balance_newidle since 6.10); at the tick, every cpus ms (x16 while busy: "
          "balance_interval, busy_factor) a CPU pulls one when the busiest has 2+ more runnable, "
          "and a CPU with waiting tasks lets the idle CPUs pull (nohz idle balance). A CPU in "
-         "softirq counts as one running task. Each pull costs costs.lb_pull on the puller. "
+         "softirq counts as one running task. A pass looks at no more than 32 tasks of the "
+         "busiest queue (sysctl_sched_nr_migrate). Each pull costs costs.lb_pull on the puller. "
          "false = tasks move only at wake-up (sched.wake_idle)."),
     HOST("sched", "sched.irq_time_accounting", CONF_T_BOOL, sched.irq_time_accounting, "true", NULL,
          NULL,

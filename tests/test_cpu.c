@@ -397,6 +397,42 @@ static void run_lb(LbRun *r, bool lb, bool pin_ab, sim_time_t kcpu1_ns, sim_time
     test_host_free(th);
 }
 
+/* detach_tasks() looks at no more than sysctl_sched_nr_migrate (32) tasks of the busiest queue.
+ * CPU 0 holds 40 CPU-bound tasks pinned to it and, queued behind them, U, which may run
+ * anywhere; CPU 1 is idle. The nohz balance at CPU 0's first tick (1 ms) finds nothing movable
+ * among the first 32 and pulls nothing; U moves only once enough pinned tasks, each put back at
+ * the tail when its turn ends, have come to stand behind it. A scan of the whole queue would
+ * have pulled U at 1 ms. */
+static void test_lb_scans_at_most_32_tasks(void)
+{
+    TestHost *th = test_host_new(2, 1000);
+    th->conf.sched.wake_idle = false;
+    th->conf.sched.load_balance = true;
+    test_host_build(th);
+    CpuList cpu0 = { .n = 1, .cpu = { 0 } }, cpu1 = { .n = 1, .cpu = { 1 } };
+    Task idle[3];
+    for (int i = 0; i < 3; i++)
+        task_init(&idle[i], &th->host, "never", step_task, NULL, &cpu1);
+    StepTask u = { .steps = 2000, .step_ns = 10 * SIM_US };
+    task_init(&u.t, &th->host, "u", step_task, &u, NULL);
+    g_assert_true(u.t.cpu == th->cpus[0]);
+    StepTask *pinned = g_new0(StepTask, 40);
+    for (int i = 0; i < 40; i++) {
+        pinned[i] = (StepTask){ .steps = 2000, .step_ns = 10 * SIM_US };
+        task_init(&pinned[i].t, &th->host, "p", step_task, &pinned[i], &cpu0);
+        task_start(&pinned[i].t);
+    }
+    task_start(&u.t);
+    sim_run_until(th->sim, 3 * SIM_MS);
+    g_assert_true(u.t.cpu == th->cpus[0]);
+    g_assert_cmpuint(u.t.nr_migrations, ==, 0);
+    sim_run_until(th->sim, 200 * SIM_MS);
+    g_assert_true(u.t.cpu == th->cpus[1]);
+    g_assert_cmpuint(u.t.nr_migrations, ==, 1);
+    test_host_free(th);
+    g_free(pinned);
+}
+
 /* The idle CPU 1 has no tick; CPU 0's tick at 1 ms sees two tasks waiting and lets CPU 1 pull
  * one (nohz idle balance). Without balancing CPU 1 never runs anything. */
 static void test_lb_idle_cpu_pulls_waiting_task(void)
@@ -669,6 +705,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/wake-takes-effect-after-waker-work",
                     test_wake_takes_effect_after_waker_work);
     g_test_add_func("/cpu/lb-idle-cpu-pulls-waiting-task", test_lb_idle_cpu_pulls_waiting_task);
+    g_test_add_func("/cpu/lb-scans-at-most-32-tasks", test_lb_scans_at_most_32_tasks);
     g_test_add_func("/cpu/lb-newidle-pulls-before-any-tick", test_lb_newidle_pulls_before_any_tick);
     g_test_add_func("/cpu/lb-never-pulls-pinned-task", test_lb_never_pulls_pinned_task);
     g_test_add_func("/cpu/irq-time-accounting-hides-softirq",
