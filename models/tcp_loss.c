@@ -241,6 +241,13 @@ static bool tcp_try_undo_recovery(TcpSock *tp)
     } else if (tp->rack.reo_wnd_persist) {
         tp->rack.reo_wnd_persist--;
     }
+    if (tp->snd_una == tp->high_seq && !tcp_is_sack(tp)) {
+        /* Reno holds the state until something above high_seq is ACKed (RFC 2582: no false
+         * fast retransmit from the duplicates of the episode's own retransmissions) */
+        if (!tcp_any_retrans_done(tp))
+            tp->retrans_stamp = 0;
+        return true;
+    }
     tcp_set_ca_state(tp, TCP_CA_Open);
     return false;
 }

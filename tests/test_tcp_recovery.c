@@ -250,8 +250,10 @@ static void test_rack_reo_timer(void)
  * (tcp_add_reno_sack): after two, Disorder; the third makes sacked_out 3 = reordering -> the
  * head is marked lost, Recovery: ssthresh 10 * 717 / 1024 = 7; PRR: in flight 5 - (3 + 1) = 1,
  * sndcnt = max(1 - 0, 1) = 1 -> cwnd 2, and the head is resent (TCPFastRetrans 1). The resent
- * head fills the hole: the cumulative ACK ends recovery without undo (it echoes the
- * retransmission's TSval) -> cwnd = ssthresh 7. */
+ * head fills the hole, and the cumulative ACK reaches high_seq exactly: Reno holds Recovery
+ * until something above high_seq is ACKed (tcp_try_undo_recovery, RFC 2582). One more
+ * segment's ACK ends it without undo (it echoes the retransmission's TSval) -> cwnd =
+ * ssthresh 7. */
 static void test_newreno_fast_retransmit(void)
 {
     TcpBench *tb = th_new();
@@ -285,9 +287,17 @@ static void test_newreno_fast_retransmit(void)
     th_deliver_skb(tb, 0, rtx);
     th_deliver(tb, 1);
     g_assert_cmpuint(tb->a->snd_una, ==, 1 + 5 * 1448);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+    g_assert_cmpuint(tb->a->sacked_out, ==, 0);
+    th_write(tb->a, 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    th_deliver(tb, 0);
+    th_run_to(tb, 100 * SIM_MS); /* the lone segment's delayed ACK */
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 6 * 1448);
     g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
     g_assert_cmpuint(tb->a->snd_cwnd, ==, 7);
-    g_assert_cmpuint(tb->a->sacked_out, ==, 0);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFullUndo), ==, 0);
     th_free(tb);
 }
 
