@@ -439,7 +439,8 @@ static uint32_t tcp_write_xmit_prepare(TcpSock *tp, Skb *skb, uint32_t mss_now, 
     skb->gso_segs = (uint16_t)tso_segs;
     uint32_t limit = mss_now;
     if (tso_segs == 1) {
-        if (!tcp_nagle_test(tp, skb, mss_now, nonagle))
+        /* only the queue's last skb may be held back: the others are pushed (TCP_NAGLE_PUSH) */
+        if (!tcp_nagle_test(tp, skb, mss_now, skb == tp->write_queue.tail ? nonagle : TCP_NAGLE_PUSH))
             return 0;
     } else {
         uint32_t max_segs = tcp_tso_autosize(tp, mss_now);

@@ -64,11 +64,34 @@ static void test_nagle_minshall_tso_tail(void)
     th_free(tb);
 }
 
+/* Nagle holds back only the write queue's last skb (tcp_write_xmit passes TCP_NAGLE_PUSH for
+ * the others). With a 100-byte segment unacknowledged, two 100-byte skbs queued one after the
+ * other: the first goes, the second (the tail) waits. */
+static void test_nagle_holds_only_the_tail(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_write(tb->a, 100);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1); /* nothing in flight: Nagle lets it go */
+    for (int i = 0; i < 2; i++) {
+        Skb *skb = tcp_entail_new_skb(tb->a, NULL);
+        tcp_skb_fill(tb->a, skb, 100);
+    }
+    tcp_push_pending_frames(tb->a, NULL);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    g_assert_cmpuint(tb->out[0].tail->len, ==, 100);
+    g_assert_cmpuint(tb->a->write_queue.qlen, ==, 1);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/tso/mss4096-fifteen-segments", test_tso_mss4096_fifteen_segments);
     g_test_add_func("/tcp/tso/mss1448-unchanged", test_tso_mss1448_unchanged);
     g_test_add_func("/tcp/tso/nagle-minshall-tso-tail", test_nagle_minshall_tso_tail);
+    g_test_add_func("/tcp/tso/nagle-holds-only-the-tail", test_nagle_holds_only_the_tail);
     return g_test_run();
 }
