@@ -57,6 +57,8 @@ void sock_wfree(Sock *sk, const Skb *skb, Cpu *cpu);
  * stays the caller's. */
 typedef struct PcapWriter PcapWriter;
 void netdev_set_pcap(NetDev *dev, PcapWriter *w);
+/* Does the host send to dst_host through dev (a NIC's route; never true for loopback)? */
+bool netdev_routes_to(const NetDev *dev, uint16_t dst_host);
 
 /* Counters of one device. tx_* count what the NIC put on its link (bytes: wire bytes incl. the
  * per-frame overhead of models/wire.h, so tx_bytes * 8 / rate is the link's busy time); rx_*

@@ -31,7 +31,6 @@ struct NetDev {
 
 void netdev_init_common(NetDev *dev, NetDevKind kind, Host *h, uint32_t index);
 void netdev_destroy_common(NetDev *dev);
-bool netdev_routes_to(const NetDev *dev, uint16_t dst_host);
 /* The capture tap (tcpdump's view of the device): no-op without a writer. */
 void netdev_tap(NetDev *dev, const Skb *skb);
 /* Received skb leaves the device: RX counters, capture, ip_rcv. */

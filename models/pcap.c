@@ -28,6 +28,7 @@ struct PcapWriter {
     uint8_t *buf; /* snaplen bytes */
     uint16_t ip_id;
     uint64_t packets;
+    GHashTable *wscale; /* (host << 16 | port) -> window scale + 1, per known end */
 };
 
 static uint8_t *put16(uint8_t *p, uint32_t v)
@@ -66,17 +67,17 @@ static uint32_t host_addr(uint16_t host)
     return (10u << 24) | ((uint32_t)host + 1u);
 }
 
-static uint8_t *put_eth(uint8_t *p, const Skb *skb)
+static uint8_t *put_eth(uint8_t *p, uint16_t src, uint16_t dst)
 {
     static const uint8_t oui[4] = { 0x02, 0, 0, 0 }; /* locally administered */
     memcpy(p, oui, 4);
-    p = put16(p + 4, (uint32_t)skb->dst_host + 1u);
+    p = put16(p + 4, (uint32_t)dst + 1u);
     memcpy(p, oui, 4);
-    p = put16(p + 4, (uint32_t)skb->src_host + 1u);
+    p = put16(p + 4, (uint32_t)src + 1u);
     return put16(p, 0x0800); /* IPv4 */
 }
 
-static uint8_t *put_ip(PcapWriter *w, uint8_t *p, const Skb *skb, uint32_t tot_len)
+static uint8_t *put_ip(PcapWriter *w, uint8_t *p, uint16_t src, uint16_t dst, uint32_t tot_len)
 {
     uint8_t *ip = p;
     *p++ = 0x45; /* version 4, 5 words */
@@ -87,8 +88,8 @@ static uint8_t *put_ip(PcapWriter *w, uint8_t *p, const Skb *skb, uint32_t tot_l
     *p++ = 64;            /* ttl: sysctl_ip_default_ttl */
     *p++ = 6;             /* TCP */
     p = put16(p, 0);
-    p = put32(p, host_addr(skb->src_host));
-    p = put32(p, host_addr(skb->dst_host));
+    p = put32(p, host_addr(src));
+    p = put32(p, host_addr(dst));
     put16(ip + 10, csum_fold(csum_add(0, ip, WIRE_IP_HDR)));
     return p;
 }
@@ -113,29 +114,72 @@ static uint8_t *put_tcp_options(uint8_t *p, const Skb *skb)
     return p;
 }
 
-static uint8_t *put_tcp(uint8_t *p, const Skb *skb, uint32_t tcp_len)
+/* A TCP header's fixed part; options follow. */
+typedef struct {
+    uint16_t src, dst;     /* hosts */
+    uint16_t sport, dport; /* model ports */
+    uint32_t seq, ack;
+    uint8_t flags;
+    uint16_t win;          /* the field */
+} TcpHdr;
+
+/* Header, then options up to p_end; the checksum covers the pseudo-header and the header (the
+ * all-zero payload adds nothing). Returns the end of the header. */
+static uint8_t *put_tcp_hdr(uint8_t *th, const TcpHdr *h, uint32_t hlen, uint32_t tcp_len)
 {
-    uint8_t *th = p;
-    uint32_t hlen = wire_tcp_hdr_len(skb);
-    uint32_t win = skb->win >> PCAP_WSCALE;
-    p = put16(p, (uint16_t)(skb->sport + PCAP_PORT_BASE));
-    p = put16(p, (uint16_t)(skb->dport + PCAP_PORT_BASE));
-    p = put32(p, (uint32_t)skb->seq);
-    p = put32(p, (uint32_t)skb->ack_seq);
+    uint8_t *p = put16(th, (uint16_t)(h->sport + PCAP_PORT_BASE));
+    p = put16(p, (uint16_t)(h->dport + PCAP_PORT_BASE));
+    p = put32(p, h->seq);
+    p = put32(p, h->ack);
     *p++ = (uint8_t)((hlen / 4) << 4);
-    *p++ = skb->flags;
-    p = put16(p, win > 0xffffu ? 0xffffu : win);
+    *p++ = h->flags;
+    p = put16(p, h->win);
     p = put16(p, 0); /* checksum, below */
     p = put16(p, 0); /* urgent pointer */
-    p = put_tcp_options(p, skb);
     uint8_t pseudo[12];
-    put32(pseudo, host_addr(skb->src_host));
-    put32(pseudo + 4, host_addr(skb->dst_host));
+    put32(pseudo, host_addr(h->src));
+    put32(pseudo + 4, host_addr(h->dst));
     pseudo[8] = 0;
     pseudo[9] = 6;
     put16(pseudo + 10, tcp_len);
     put16(th + 16, csum_fold(csum_add(csum_add(0, pseudo, 12), th, hlen)));
-    return p;
+    return th + hlen;
+}
+
+static uint32_t end_key(uint16_t host, uint16_t port)
+{
+    return (uint32_t)host << 16 | port;
+}
+
+/* The window scale of the end that sent skb: the one its handshake announced, else 7. */
+static uint32_t wscale_of(const PcapWriter *w, const Skb *skb)
+{
+    gpointer v = g_hash_table_lookup(w->wscale, GUINT_TO_POINTER(end_key(skb->src_host, skb->sport)));
+    return v ? GPOINTER_TO_UINT(v) - 1u : PCAP_WSCALE;
+}
+
+static uint8_t *put_tcp(const PcapWriter *w, uint8_t *p, const Skb *skb, uint32_t tcp_len)
+{
+    uint32_t win = skb->win >> wscale_of(w, skb);
+    TcpHdr h = { .src = skb->src_host, .dst = skb->dst_host, .sport = skb->sport,
+                 .dport = skb->dport, .seq = (uint32_t)skb->seq, .ack = (uint32_t)skb->ack_seq,
+                 .flags = skb->flags, .win = (uint16_t)(win > 0xffffu ? 0xffffu : win) };
+    uint32_t hlen = wire_tcp_hdr_len(skb);
+    put_tcp_options(p + 20, skb);
+    return put_tcp_hdr(p, &h, hlen, tcp_len);
+}
+
+static void dump(PcapWriter *w, sim_time_t t, uint32_t frame_len, uint8_t *end)
+{
+    uint32_t caplen = frame_len < w->snaplen ? frame_len : w->snaplen;
+    size_t hdr = (size_t)(end - w->buf);
+    if (caplen > hdr)
+        memset(end, 0, caplen - hdr);
+    struct pcap_pkthdr ph = { .caplen = caplen, .len = frame_len };
+    ph.ts.tv_sec = (time_t)(t / SIM_S);
+    ph.ts.tv_usec = (suseconds_t)(t % SIM_S); /* nanoseconds: the file has nano precision */
+    pcap_dump((u_char *)w->dumper, &ph, w->buf);
+    w->packets++;
 }
 
 PcapWriter *pcap_writer_open(const char *path, uint32_t snaplen, GError **error)
@@ -146,6 +190,7 @@ PcapWriter *pcap_writer_open(const char *path, uint32_t snaplen, GError **error)
     w->path = g_strdup(path);
     w->tmp_path = g_strdup_printf("%s.tmp", path);
     w->buf = g_malloc0(w->snaplen);
+    w->wscale = g_hash_table_new(g_direct_hash, g_direct_equal);
     w->pd = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, (int)w->snaplen,
                                                  PCAP_TSTAMP_PRECISION_NANO);
     w->dumper = w->pd ? pcap_dump_open(w->pd, w->tmp_path) : NULL;
@@ -154,6 +199,7 @@ PcapWriter *pcap_writer_open(const char *path, uint32_t snaplen, GError **error)
                     w->tmp_path, w->pd ? pcap_geterr(w->pd) : "pcap_open_dead failed");
         if (w->pd)
             pcap_close(w->pd);
+        g_hash_table_destroy(w->wscale);
         g_free(w->buf);
         g_free(w->path);
         g_free(w->tmp_path);
@@ -167,19 +213,83 @@ void pcap_writer_write(PcapWriter *w, sim_time_t t, const Skb *skb)
 {
     uint64_t ip_len = wire_ip_len(skb);
     uint32_t tot_len = ip_len > PCAP_IP_MAX_LEN ? PCAP_IP_MAX_LEN : (uint32_t)ip_len;
-    uint32_t frame_len = WIRE_ETH_HDR + tot_len;
-    uint32_t caplen = frame_len < w->snaplen ? frame_len : w->snaplen;
-    uint8_t *p = put_eth(w->buf, skb);
-    p = put_ip(w, p, skb, tot_len);
-    p = put_tcp(p, skb, tot_len - WIRE_IP_HDR);
-    size_t hdr = (size_t)(p - w->buf);
-    if (caplen > hdr)
-        memset(p, 0, caplen - hdr);
-    struct pcap_pkthdr ph = { .caplen = caplen, .len = frame_len };
-    ph.ts.tv_sec = (time_t)(t / SIM_S);
-    ph.ts.tv_usec = (suseconds_t)(t % SIM_S); /* nanoseconds: the file has nano precision */
-    pcap_dump((u_char *)w->dumper, &ph, w->buf);
-    w->packets++;
+    uint8_t *p = put_eth(w->buf, skb->src_host, skb->dst_host);
+    p = put_ip(w, p, skb->src_host, skb->dst_host, tot_len);
+    p = put_tcp(w, p, skb, tot_len - WIRE_IP_HDR);
+    dump(w, t, WIRE_ETH_HDR + tot_len, p);
+}
+
+/* SYN or SYN-ACK options, Linux's order: MSS, SACK_PERM + TS (or NOP NOP TS / NOP NOP
+ * SACK_PERM), NOP, WS. Returns the options' length (a multiple of 4). */
+static uint32_t put_syn_options(uint8_t *o, const PcapEndpoint *e, bool sack, bool ts, uint32_t tsecr)
+{
+    uint8_t *p = o;
+    *p++ = 2; /* MSS */
+    *p++ = 4;
+    p = put16(p, e->mss);
+    if (ts) {
+        if (sack) {
+            *p++ = 4; /* SACK permitted */
+            *p++ = 2;
+        } else {
+            *p++ = 1;
+            *p++ = 1;
+        }
+        *p++ = 8; /* timestamps: TSval 0 at the run's start, TSecr the peer's */
+        *p++ = 10;
+        p = put32(p, 0);
+        p = put32(p, tsecr);
+    } else if (sack) {
+        *p++ = 1;
+        *p++ = 1;
+        *p++ = 4;
+        *p++ = 2;
+    }
+    *p++ = 1; /* NOP, window scale */
+    *p++ = 3;
+    *p++ = 3;
+    *p++ = e->wscale;
+    return (uint32_t)(p - o);
+}
+
+static void write_handshake_record(PcapWriter *w, sim_time_t t, const PcapEndpoint *from,
+                                   const PcapEndpoint *to, const TcpHdr *h, const uint8_t *opts,
+                                   uint32_t optlen)
+{
+    uint32_t hlen = 20 + optlen;
+    uint8_t *p = put_eth(w->buf, from->host, to->host);
+    p = put_ip(w, p, from->host, to->host, WIRE_IP_HDR + hlen);
+    memcpy(p + 20, opts, optlen);
+    p = put_tcp_hdr(p, h, hlen, hlen);
+    dump(w, t, WIRE_ETH_HDR + WIRE_IP_HDR + hlen, p);
+}
+
+void pcap_writer_add_connection(PcapWriter *w, sim_time_t t, const PcapEndpoint *client,
+                                const PcapEndpoint *server, bool sack, bool ts)
+{
+    uint8_t opts[40];
+    TcpHdr syn = { .src = client->host, .dst = server->host, .sport = client->port,
+                   .dport = server->port, .seq = 0, .ack = 0, .flags = TCPHDR_SYN, .win = 65535 };
+    write_handshake_record(w, t, client, server, &syn, opts, put_syn_options(opts, client, sack, ts, 0));
+    TcpHdr synack = { .src = server->host, .dst = client->host, .sport = server->port,
+                      .dport = client->port, .seq = 0, .ack = 1,
+                      .flags = TCPHDR_SYN | TCPHDR_ACK, .win = 65535 };
+    write_handshake_record(w, t, server, client, &synack, opts, put_syn_options(opts, server, sack, ts, 0));
+    TcpHdr ack = { .src = client->host, .dst = server->host, .sport = client->port,
+                   .dport = server->port, .seq = 1, .ack = 1, .flags = TCPHDR_ACK,
+                   .win = (uint16_t)(65535u >> client->wscale) };
+    uint32_t optlen = 0;
+    if (ts) {
+        static const uint8_t nop_nop_ts[4] = { 1, 1, 8, 10 };
+        memcpy(opts, nop_nop_ts, 4);
+        put32(put32(opts + 4, 0), 0);
+        optlen = 12;
+    }
+    write_handshake_record(w, t, client, server, &ack, opts, optlen);
+    g_hash_table_insert(w->wscale, GUINT_TO_POINTER(end_key(client->host, client->port)),
+                        GUINT_TO_POINTER((guint)client->wscale + 1u));
+    g_hash_table_insert(w->wscale, GUINT_TO_POINTER(end_key(server->host, server->port)),
+                        GUINT_TO_POINTER((guint)server->wscale + 1u));
 }
 
 gboolean pcap_writer_close(PcapWriter *w, GError **error)
@@ -195,6 +305,7 @@ gboolean pcap_writer_close(PcapWriter *w, GError **error)
                     w->path, g_strerror(err));
         g_unlink(w->tmp_path);
     }
+    g_hash_table_destroy(w->wscale);
     g_free(w->buf);
     g_free(w->path);
     g_free(w->tmp_path);
@@ -221,6 +332,11 @@ PcapWriter *pcap_writer_open(const char *path, uint32_t snaplen, GError **error)
 }
 
 void pcap_writer_write(PcapWriter *w, sim_time_t t, const Skb *skb)
+{
+}
+
+void pcap_writer_add_connection(PcapWriter *w, sim_time_t t, const PcapEndpoint *client,
+                                const PcapEndpoint *server, bool sack, bool ts)
 {
 }
 

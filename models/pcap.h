@@ -8,10 +8,13 @@
  * written under a temporary name and renamed at close, so a crashed run leaves no half file
  * under the final name.
  *
- * Conventions, since the model has no handshake and no addresses: host id i is 10.0.x.y with
- * x.y = i + 1 (10.0.0.1 for host 0) and MAC 02:00:00:00:x:y; the window field is the advertised
- * window >> 7 (a window scale of 7, what Linux picks for multi-MB buffers; no SYN in the capture
- * records it); IP ID counts records per writer; times are simulated time since the epoch; a
+ * Conventions, since the model has no addresses: host id i is 10.0.x.y with x.y = i + 1
+ * (10.0.0.1 for host 0) and MAC 02:00:00:00:x:y. The model's connections exist before the run
+ * starts; pcap_writer_add_connection() writes a handshake for each at the capture's start
+ * (SYN, SYN-ACK, ACK with MSS, SACK-permitted, timestamps and window-scale options, ISN 0), so
+ * tools learn each end's window scale, and each end's window field is then its advertised window
+ * shifted by its own scale, as on the wire (>> 7 for an end the capture was not told about).
+ * IP ID counts records per writer; times are simulated time since the epoch; a
  * socket's port N (the sk=N of the event log) is written as PCAP_PORT_BASE + N, in Linux's
  * ephemeral range (ip_local_port_range 32768-60999), because ports 1, 2, ... would make tshark
  * decode the payload as SSH (22), DNS (53), TIME (37) and so on and report it malformed.
@@ -35,6 +38,16 @@ typedef struct PcapWriter PcapWriter;
 #define PCAP_PORT_BASE 32767u
 
 PcapWriter *pcap_writer_open(const char *path, uint32_t snaplen, GError **error);
+/* One end of a connection, as its SYN would show it. */
+typedef struct PcapEndpoint {
+    uint16_t host, port; /* the model's host id and port (sk=N) */
+    uint8_t wscale;      /* the window scale it applies to its advertised window */
+    uint16_t mss;        /* the MSS option of its SYN */
+} PcapEndpoint;
+/* Record the handshake of a connection opened by `client` at time t (a SYN from it, the
+ * SYN-ACK, the ACK), and from then on write each end's windows with its own scale. */
+void pcap_writer_add_connection(PcapWriter *w, sim_time_t t, const PcapEndpoint *client,
+                                const PcapEndpoint *server, bool sack, bool ts);
 /* One packet as tcpdump would see it at time t. */
 void pcap_writer_write(PcapWriter *w, sim_time_t t, const Skb *skb);
 /* Flush, close and rename into place; frees w whatever the outcome. */

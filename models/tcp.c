@@ -490,5 +490,10 @@ TcpInfo tcp_get_info(const TcpSock *tp)
         .rcv_rtt_us = tp->rcv_rtt_us >> 3,
         .rmem_alloc = tp->sk.rmem_alloc,
         .backlog_len = tp->sk.backlog_len,
+        .rcv_wscale = tp->rcv_wscale,
+        .snd_wscale = tp->snd_wscale,
+        .advmss = tp->advmss,
+        .ts_ok = tp->ts_ok,
+        .sack_ok = tp->sack_ok,
     };
 }

@@ -88,6 +88,10 @@ typedef struct TcpInfo {
     uint32_t rcv_rtt_us;       /* receiver: its RTT estimate for autotuning (0 = none yet) */
     uint64_t rmem_alloc;       /* receiver: truesize bytes in its receive and out-of-order queues */
     uint64_t backlog_len;      /* receiver: truesize bytes in its socket backlog */
+    uint8_t rcv_wscale;        /* window scale it applies to its own advertised window */
+    uint8_t snd_wscale;        /* the peer's (applied to the windows it receives) */
+    uint32_t advmss;           /* the MSS its SYN advertised */
+    bool ts_ok, sack_ok;       /* options the handshake agreed */
 } TcpInfo;
 TcpInfo tcp_get_info(const TcpSock *tp);
 

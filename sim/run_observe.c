@@ -35,6 +35,7 @@ struct RunObservers {
     Series *series;
     GPtrArray *devs;  /* NetDev* to capture */
     GPtrArray *paths; /* char*, its capture file, parallel to devs */
+    GPtrArray *dev_hosts; /* const Host*, its host, parallel to devs */
     GPtrArray *pcaps; /* PcapWriter*, parallel to devs once opened */
     Trace *trace;
     EventLog *log;
@@ -148,6 +149,7 @@ static void add_capture(RunObservers *o, const Host *h, NetDev *dev, const char 
     g_autofree char *file = g_strdup_printf("%s-%s.pcap", h->name, nic);
     g_ptr_array_add(o->devs, dev);
     g_ptr_array_add(o->paths, g_build_filename(dir, file, NULL));
+    g_ptr_array_add(o->dev_hosts, (gpointer)h);
 }
 
 static void add_eth(RunObservers *o, Host *h, uint32_t k, const char *dir)
@@ -183,6 +185,36 @@ static gboolean add_captures(RunObservers *o, const char *const *specs, const ch
     return TRUE;
 }
 
+static PcapEndpoint pcap_end(TcpSock *tp)
+{
+    const Sock *sk = tcp_sk(tp);
+    TcpInfo ti = tcp_get_info(tp);
+    return (PcapEndpoint){ .host = sk->host->id, .port = sk->port, .wscale = ti.rcv_wscale,
+                           .mss = (uint16_t)MIN(ti.advmss, 65535u) };
+}
+
+/* Does a capture on dev (of host h) see the connection between hosts a and b? */
+static bool capture_sees(const NetDev *dev, const Host *h, uint16_t a, uint16_t b)
+{
+    if (dev == h->loopback)
+        return a == h->id && b == h->id;
+    return (a == h->id && netdev_routes_to(dev, b)) || (b == h->id && netdev_routes_to(dev, a));
+}
+
+/* The handshake of every connection the device carries, at the run's start. */
+static void capture_handshakes(RunObservers *o, PcapWriter *pw, const NetDev *dev, const Host *h)
+{
+    for (guint f = 0; f < world_n_flows(o->w); f++) {
+        TcpSock *cl, *sv;
+        world_flow(o->w, f, &cl, &sv);
+        PcapEndpoint c = pcap_end(cl), s = pcap_end(sv);
+        if (!capture_sees(dev, h, c.host, s.host))
+            continue;
+        TcpInfo ti = tcp_get_info(cl);
+        pcap_writer_add_connection(pw, sim_now(o->sim), &c, &s, ti.sack_ok, ti.ts_ok);
+    }
+}
+
 static gboolean open_captures(RunObservers *o, uint32_t snaplen, GError **error)
 {
     for (guint i = 0; i < o->devs->len; i++) {
@@ -190,7 +222,9 @@ static gboolean open_captures(RunObservers *o, uint32_t snaplen, GError **error)
         if (!pw)
             return FALSE;
         g_ptr_array_add(o->pcaps, pw);
-        netdev_set_pcap(g_ptr_array_index(o->devs, i), pw);
+        NetDev *dev = g_ptr_array_index(o->devs, i);
+        netdev_set_pcap(dev, pw);
+        capture_handshakes(o, pw, dev, g_ptr_array_index(o->dev_hosts, i));
     }
     return TRUE;
 }
@@ -278,6 +312,7 @@ static void observers_free(RunObservers *o)
 {
     g_ptr_array_free(o->devs, TRUE);
     g_ptr_array_free(o->paths, TRUE);
+    g_ptr_array_free(o->dev_hosts, TRUE);
     g_ptr_array_free(o->pcaps, TRUE);
     g_array_free(o->flows, TRUE);
     g_free(o);
@@ -315,6 +350,7 @@ RunObservers *run_observers_open(World *w, Sim *sim, Series *series, const Scena
     o->series = series;
     o->devs = g_ptr_array_new();
     o->paths = g_ptr_array_new_with_free_func(g_free);
+    o->dev_hosts = g_ptr_array_new();
     o->pcaps = g_ptr_array_new();
     o->flows = g_array_new(FALSE, TRUE, sizeof(FlowTrack));
     g_array_set_clear_func(o->flows, flow_track_clear);

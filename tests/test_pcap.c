@@ -208,6 +208,93 @@ static void test_tshark(void)
     g_unlink(path);
 }
 
+/* A connection's handshake, then each end's windows with its own scale: the client announces
+ * WS 10 and MSS 1460, the server WS 3 and MSS 8960 (SYN options in Linux's order: MSS,
+ * SACK_PERM, TS, NOP, WS: 20 bytes; the third ACK has NOP NOP TS). A client window of
+ * 65535 << 10 is written 65535, a server window of 4096 is written 512; an end the writer was
+ * not told about keeps >> 7. tshark reads the scales from the handshake: the window it
+ * computes for the server's ACK is 4096. */
+static void write_handshake(const char *path)
+{
+    GError *error = NULL;
+    PcapWriter *w = pcap_writer_open(path, 128, &error);
+    g_assert_no_error(error);
+    PcapEndpoint c = { .host = 0, .port = 1, .wscale = 10, .mss = 1460 };
+    PcapEndpoint s = { .host = 1, .port = 2, .wscale = 3, .mss = 8960 };
+    pcap_writer_add_connection(w, 0, &c, &s, true, true);
+    Skb data = { .src_host = 0, .dst_host = 1, .sport = 1, .dport = 2, .seq = 1, .ack_seq = 1,
+                 .win = 65535u << 10, .flags = TCPHDR_ACK, .tsval = 1, .tsecr = 0, .len = 100 };
+    Skb ack = { .src_host = 1, .dst_host = 0, .sport = 2, .dport = 1, .seq = 1, .ack_seq = 101,
+                .win = 4096, .flags = TCPHDR_ACK, .tsval = 1, .tsecr = 1 };
+    Skb other = ack;
+    other.sport = 9;
+    pcap_writer_write(w, SIM_US, &data);
+    pcap_writer_write(w, 2 * SIM_US, &ack);
+    pcap_writer_write(w, 3 * SIM_US, &other);
+    g_assert_true(pcap_writer_close(w, &error));
+    g_assert_no_error(error);
+}
+
+static void check_syn_options(const uint8_t *o, uint16_t mss, uint8_t ws)
+{
+    g_assert_cmpuint(o[0], ==, 2);
+    g_assert_cmpuint(o[1], ==, 4);
+    g_assert_cmpuint(get16(o + 2), ==, mss);
+    g_assert_cmpuint(o[4], ==, 4); /* SACK permitted */
+    g_assert_cmpuint(o[5], ==, 2);
+    g_assert_cmpuint(o[6], ==, 8); /* timestamps */
+    g_assert_cmpuint(o[7], ==, 10);
+    g_assert_cmpuint(o[16], ==, 1); /* NOP, window scale */
+    g_assert_cmpuint(o[17], ==, 3);
+    g_assert_cmpuint(o[18], ==, 3);
+    g_assert_cmpuint(o[19], ==, ws);
+}
+
+static void test_handshake(void)
+{
+    g_autofree char *path = tmp_path("sksim-test-handshake.pcap");
+    write_handshake(path);
+    GArray *a = read_all(path);
+    g_assert_cmpuint(a->len, ==, 6);
+    const Pkt *k = &g_array_index(a, Pkt, 0);
+    const uint8_t *th = check_headers(k, 0, 1, 60); /* IP 20 + TCP 40 */
+    g_assert_cmpuint(th[13], ==, TCPHDR_SYN);
+    g_assert_cmpuint(get32(th + 4), ==, 0);
+    g_assert_cmpuint(th[12] >> 4, ==, 10);
+    check_syn_options(th + 20, 1460, 10);
+    k = &g_array_index(a, Pkt, 1);
+    th = check_headers(k, 1, 0, 60);
+    g_assert_cmpuint(th[13], ==, TCPHDR_SYN | TCPHDR_ACK);
+    g_assert_cmpuint(get32(th + 8), ==, 1);
+    check_syn_options(th + 20, 8960, 3);
+    k = &g_array_index(a, Pkt, 2);
+    th = check_headers(k, 0, 1, 52);
+    g_assert_cmpuint(th[13], ==, TCPHDR_ACK);
+    g_assert_cmpuint(get32(th + 4), ==, 1);
+    g_assert_cmpuint(get16(th + 14), ==, 65535u >> 10);
+    th = check_headers(&g_array_index(a, Pkt, 3), 0, 1, 152);
+    g_assert_cmpuint(get16(th + 14), ==, 65535);
+    th = check_headers(&g_array_index(a, Pkt, 4), 1, 0, 52);
+    g_assert_cmpuint(get16(th + 14), ==, 512);
+    th = check_headers(&g_array_index(a, Pkt, 5), 1, 0, 52);
+    g_assert_cmpuint(get16(th + 14), ==, 32); /* 4096 >> 7 */
+    g_array_free(a, TRUE);
+
+    g_autofree char *tshark = g_find_program_in_path("tshark");
+    if (tshark) {
+        run_tshark(tshark, path);
+        const char *argv[] = { tshark, "-n", "-r", path, "-Y", "frame.number == 5", "-T",
+                               "fields", "-e", "tcp.window_size", NULL };
+        g_autofree char *out = NULL;
+        int status = 0;
+        g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                                   NULL, &out, NULL, &status, NULL));
+        g_assert_true(g_spawn_check_wait_status(status, NULL));
+        g_assert_cmpstr(g_strstrip(out), ==, "4096");
+    }
+    g_unlink(path);
+}
+
 static void test_open_error(void)
 {
     GError *error = NULL;
@@ -273,6 +360,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/pcap/fields", test_fields);
     g_test_add_func("/pcap/tshark", test_tshark);
+    g_test_add_func("/pcap/handshake", test_handshake);
     g_test_add_func("/pcap/open-error", test_open_error);
     g_test_add_func("/pcap/device-tap", test_device_tap);
     return g_test_run();

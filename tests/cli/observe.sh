@@ -26,6 +26,27 @@ done
 [ "$(od -An -tx1 -N4 "$out/base/client-eth0.pcap" | tr -d ' ')" = "4d3cb2a1" ] || fail "pcap magic"
 [ "$(od -An -tu4 -j16 -N4 "$out/base/client-eth0.pcap" | tr -d ' ')" = "200" ] || fail "snaplen"
 
+# each capture opens with the handshake of every connection its device carries (one flow over
+# eth0, none over lo): SYN, SYN-ACK, ACK at time 0, then data; the loopback capture has no SYN
+if command -v python3 >/dev/null; then
+  python3 - "$out/base/client-eth0.pcap" "$out/base/client-lo.pcap" <<'EOF' || fail "capture handshake"
+import struct, sys
+def flags(path):
+    d = open(path, "rb").read()
+    off, out = 24, []
+    while off < len(d):
+        _, _, caplen, _ = struct.unpack_from("<IIII", d, off)
+        rec = d[off + 16: off + 16 + caplen]
+        out.append(rec[14 + 20 + 13])  # Ethernet, IPv4 without options, TCP flags
+        off += 16 + caplen
+    return out
+eth, lo = flags(sys.argv[1]), flags(sys.argv[2])
+assert eth[:3] == [0x02, 0x12, 0x10], eth[:3]
+assert sum(1 for f in eth if f & 0x02) == 2, "one SYN and one SYN-ACK"
+assert not any(f & 0x02 for f in lo), lo[:3]
+EOF
+fi
+
 # the log: "<s>.<9 digits> <host>:<cpu> <context> <event> key=value...", categories tcp and timer
 log="$out/base/events.log"
 expect_grep '^[0-9]+\.[0-9]{9} client:[0-9]+ softirq RTO sk=1 snd_una=[0-9]+ packets_out=[0-9]+ rto_ms=[0-9]+ backoff=[0-9]+ peer=(owner_off_cpu|owner_on_cpu|delayed_ack|other)$' "$log"
