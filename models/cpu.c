@@ -689,7 +689,7 @@ static void task_wake_fire(Sim *sim, void *ctx)
     Task *t = ctx;
     g_assert(t->state == TASK_WAKING && t->cpu->ttwu_pending > 0);
     t->cpu->ttwu_pending--;
-    task_wake_enqueue(t, t->cpu, NULL);
+    task_wake_enqueue(t, t->cpu, t->wake_by);
 }
 
 /* Placement happens at the wake-up, as in try_to_wake_up. The waker acts, then charges: a task
@@ -718,6 +718,7 @@ void task_wake(Task *t, Cpu *waker)
     if (!t->wake_ev.fire)
         sim_event_init(&t->wake_ev, task_wake_fire, t, EVK_TASK_WAKE, (uint32_t)t->host->id << 16);
     t->state = TASK_WAKING;
+    t->wake_by = waker;
     cpu->ttwu_pending++; /* idle_cpu() counts rq->ttwu_pending: the CPU is no longer idle */
     sim_schedule_at(sim, &t->wake_ev, at);
 }

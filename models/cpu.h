@@ -85,6 +85,7 @@ struct Task {
         uint64_t seq, prio;
     } rqt;
     SimEvent wake_ev;      /* a wake-up that has not taken effect yet (TASK_WAKING) */
+    struct Cpu *wake_by;   /* ... and the CPU whose work made it (for the event log) */
     int preempt_count;
     int bh_disable_count;
     bool yield_after_step;
