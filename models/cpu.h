@@ -170,8 +170,8 @@ typedef struct SoftirqWork SoftirqWork;
 /* Do ONE unit of work (one packet, one timer handler), charge it with cpu_charge(), and return
  * true if more work remains (the item is then polled again, after any other pending item).
  * For NET_RX items w->polled is the number of units already done in this napi_poll turn
- * (0 = the first unit of a poll, where COST_NAPI_POLL belongs); a turn ends after napi_weight
- * units or when run returns false. cpu_in_softirq() is true inside run, also in ksoftirqd. */
+ * (0 = the first unit of a poll, where COST_NAPI_POLL belongs); a turn ends when its work
+ * (SoftirqWork.work) reaches napi_weight or when run returns false. cpu_in_softirq() is true inside run, also in ksoftirqd. */
 typedef bool (*SoftirqRunFn)(SoftirqWork *w, Cpu *cpu);
 /* NET_RX only, optional: the poll turn that just ended used its whole weight and the NAPI stays
  * scheduled (the tail of __napi_poll(), before the repoll); called in the same softirq context
@@ -183,10 +183,16 @@ struct SoftirqWork {
     void *ctx;
     SoftirqKind kind;
     SoftirqRepollFn repoll; /* NULL unless set after softirq_work_init */
+    /* NET_RX: what counts against the NAPI weight and netdev_budget. By default every unit;
+     * with own_work set, run adds to `work` itself (a NIC poll: received frames, not TX
+     * completions, as drivers report to __napi_poll), and may set it to the weight to end the
+     * turn (a driver returning its whole budget). */
+    bool own_work;
+    uint32_t work;   /* in the current poll turn */
     /* private */
     SoftirqWork *next;
     bool queued;
-    uint32_t polled; /* units done in the current poll turn (NAPI weight) */
+    uint32_t polled; /* units done in the current poll turn */
 };
 
 void softirq_work_init(SoftirqWork *w, SoftirqKind kind, SoftirqRunFn run, void *ctx);

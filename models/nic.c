@@ -28,10 +28,12 @@
  * unmasked.
  * A poll that uses its whole weight does not complete: the interrupt stays masked, and only GRO
  * skbs held since an earlier jiffy and the normal list go up (nic_napi_repoll).
- * The NAPI weight and the softirq budgets are applied by softirq.c around the units; unlike the
- * kernel, the TX completions and the final unit that finds the ring empty count as units too
- * (the ring is checked again after the last frame's cost has elapsed, as a driver's poll loop
- * re-reads its descriptors).
+ * The NAPI weight and the softirq budgets are applied by softirq.c around the units. As drivers
+ * report to __napi_poll, only received frames count against them (SoftirqWork.work), not the
+ * TX completions nor the final unit that finds the ring empty (the ring is checked again after
+ * the last frame's cost has elapsed, as a driver's poll loop re-reads its descriptors). TX
+ * cleaning is bounded per poll instead: past NIC_TX_WORK_LIMIT completions the poll reports its
+ * whole weight used and is polled again (ixgbe: clean_complete false -> return budget).
  *
  * RSS (hosts.H.nic.rx_queues, notes D.1): the receive side above is per RX queue (NicQueue in
  * nic_priv.h): each queue has its own RX ring, interrupt and coalescing timer, NAPI work item
@@ -190,22 +192,31 @@ static bool nic_napi_complete(NicQueue *q, Cpu *cpu)
     return false;
 }
 
+/* TX completions one poll cleans at most: ixgbe's default tx work limit (IXGBE_DEFAULT_TX_WORK,
+ * the ring's 256 descriptors); mlx5 polls 128 CQEs (MLX5E_TX_CQ_POLL_BUDGET). */
+#define NIC_TX_WORK_LIMIT 256u
+
 static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
 {
     NicQueue *q = w->ctx;
     Nic *n = q->nic;
     /* COST_NAPI_POLL is per call of the driver's poll (the cost row: "one napi_poll call"): a
      * poll that uses its whole weight pays its set-up too, not only the one that completes. */
-    if (w->polled == 0)
+    if (w->polled == 0) {
         cpu_charge_cost(cpu, COST_NAPI_POLL);
+        q->tx_cleaned = 0;
+    }
     Skb *skb = q->index == 0 ? skb_dequeue(&n->tx_done) : NULL;
     if (skb) {
         nic_tx_clean(n, skb, cpu);
+        if (++q->tx_cleaned >= NIC_TX_WORK_LIMIT)
+            w->work = n->dev.host->conf->tcp.napi_weight; /* not done: repoll */
         return true;
     }
     skb = nic_rx_take(q);
     if (!skb)
         return nic_napi_complete(q, cpu);
+    w->work++;
     cpu_charge_cost(cpu, COST_RX_FRAME);
     if (n->conf->gro)
         cpu_charge_cost(cpu, COST_GRO_FRAME);
@@ -239,6 +250,7 @@ static void nic_queue_init(Nic *n, NicQueue *q, uint32_t index)
     sim_event_init(&q->irq_ev, nic_irq_event, q, EVK_NIC_IRQ, n->dev.obj);
     softirq_work_init(&q->napi, SOFTIRQ_NET_RX, nic_napi_poll, q);
     q->napi.repoll = nic_napi_repoll;
+    q->napi.own_work = true;
     GroParams gp;
     gro_params_default(&gp, n->conf->mtu, n->conf->gro);
     gro_init(&q->gro, &gp, h->pool, nic_gro_deliver, q);

@@ -29,6 +29,7 @@ typedef struct NicQueue {
     SimEvent irq_ev;      /* the coalesced interrupt (irq_coalesce > 0) */
     SoftirqWork napi;
     bool napi_scheduled;  /* NAPI_STATE_SCHED: the queue's interrupt is masked */
+    uint32_t tx_cleaned;  /* TX completions cleaned in the current poll (queue 0) */
     Gro gro;
 } NicQueue;
 

@@ -112,6 +112,7 @@ bool softirq_enqueue(SoftirqEngine *e, SoftirqWork *w)
         return false;
     w->queued = true;
     w->polled = 0;
+    w->work = 0;
     list_push(&e->pending[w->kind], w);
     return true;
 }
@@ -192,9 +193,10 @@ static void net_rx_end(SoftirqEngine *e)
 /* The poll of w is over (weight used, or w reported no more work). */
 static void napi_poll_done(SoftirqEngine *e, SoftirqWork *w, bool more)
 {
-    e->rx_budget -= w->polled;
+    e->rx_budget -= w->work;
     list_pop(&e->local);
     w->polled = 0;
+    w->work = 0;
     if (more) {
         if (w->repoll)
             w->repoll(w, e->cpu); /* __napi_poll: work == weight, no completion */
@@ -222,7 +224,9 @@ static bool net_rx_unit(SoftirqEngine *e)
     }
     bool more = w->run(w, e->cpu);
     w->polled++;
-    if (!more || w->polled >= e->host->conf->tcp.napi_weight)
+    if (!w->own_work)
+        w->work++;
+    if (!more || w->work >= e->host->conf->tcp.napi_weight)
         napi_poll_done(e, w, more);
     return true;
 }

@@ -76,12 +76,50 @@ static void raise_at(TestHost *th, Raise *r, sim_time_t at)
     sim_schedule_at(th->sim, &r->ev, at);
 }
 
+/* A NAPI that counts its own work (own_work, as a NIC poll does: received frames count, TX
+ * completions do not): units alternate between counted and not. */
+static bool napi_run_half(SoftirqWork *w, Cpu *cpu)
+{
+    LoggedNapi *ln = w->ctx;
+    bool counted = ln->napi.done % 2 == 0;
+    bool more = napi_run(w, cpu);
+    if (counted)
+        w->work++;
+    return more;
+}
+
 static int count_inline(const Log *log)
 {
     int n = 0;
     for (int i = 0; i < log->n && i < MAX_LOG; i++)
         n += !log->in_ksoftirqd[i];
     return n;
+}
+
+/* Only counted work uses the NAPI weight: 400 units of 1 us, every other one counted (units
+ * 0, 2, 4...). The first poll turn ends when 64 units have counted, at unit 126 (127 units), so
+ * unit 127 starts the next turn (polled == 0); that one counts 128, 130 ... 254 and ends at
+ * unit 254. With every unit counted (the default) a turn is 64 units. */
+static void test_napi_weight_counts_work(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi a;
+    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 400, SIM_US);
+    a.napi.w.run = napi_run_half;
+    a.napi.w.own_work = true;
+    Raise r = { .w = { &a.napi.w }, .n = 1 };
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, 2 * SIM_MS);
+    g_assert_cmpint(log->n, ==, 400);
+    g_assert_cmpuint(log->polled[126], ==, 126);
+    g_assert_cmpuint(log->polled[127], ==, 0);
+    g_assert_cmpuint(log->polled[254], ==, 127);
+    g_assert_cmpuint(log->polled[255], ==, 0);
+    g_assert_cmpint(count_inline(log), ==, 400);
+    g_free(log);
+    test_host_free(th);
 }
 
 /* 1000 packets of 1 us on one NAPI, idle CPU, HZ=1000, weight 64, budget 300.
@@ -374,6 +412,7 @@ int main(int argc, char **argv)
     g_test_add_func("/softirq/max-softirq-time/hz1000", test_max_softirq_time_hz1000);
     g_test_add_func("/softirq/max-softirq-time/hz250", test_max_softirq_time_hz250);
     g_test_add_func("/softirq/budget-round-robin", test_budget_round_robin);
+    g_test_add_func("/softirq/napi-weight-counts-work", test_napi_weight_counts_work);
     g_test_add_func("/softirq/timer-before-net-rx", test_timer_before_net_rx);
     g_test_add_func("/softirq/need-resched-stops-restart", test_need_resched_stops_restart);
     g_test_add_func("/softirq/wake-on-idle-stops-restart", test_wake_on_idle_stops_restart);
