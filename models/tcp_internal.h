@@ -167,6 +167,7 @@ struct TcpSock {
     uint64_t pacing_rate;          /* bytes/s; 0 = unlimited (no RTT yet) */
     /* internal pacing (hosts.H.tcp.pacing, EDT 4.20+, T.F.4) */
     sim_time_t tcp_wstamp_ns;      /* earliest departure time of the next skb */
+    uint64_t tso_deferred;         /* 3.x TSO deferral: 1 + jiffies when it began, 0 = none */
     uint64_t data_segs_out;        /* data segments sent, retransmissions included */
     SimEvent pacing_timer;         /* the pacing hrtimer (ns), pinned to pacing_cpu */
     Cpu *pacing_cpu;

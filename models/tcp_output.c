@@ -117,11 +117,11 @@ static void tcp_event_data_sent(TcpSock *tp)
 static void tcp_update_skb_after_send(TcpSock *tp, const Skb *skb, uint32_t pcount)
 {
     tp->data_segs_out += pcount;
+    sim_time_t prior_wstamp = tp->tcp_wstamp_ns;
+    if (tp->tcp_wstamp_ns < tp->tcp_mstamp) /* __tcp_transmit_skb, paced or not */
+        tp->tcp_wstamp_ns = tp->tcp_mstamp;
     if (!tcp_conf(tp)->pacing)
         return;
-    sim_time_t prior_wstamp = tp->tcp_wstamp_ns;
-    if (tp->tcp_wstamp_ns < tp->tcp_mstamp)
-        tp->tcp_wstamp_ns = tp->tcp_mstamp;
     uint64_t rate = tp->pacing_rate;
     if (!rate || rate == UINT64_MAX || tp->data_segs_out < 10)
         return;
@@ -420,6 +420,79 @@ static void tcp_cwnd_validate(TcpSock *tp, bool is_cwnd_limited)
     }
 }
 
+/* tcp_tso_should_defer ("TSO Nagle", hosts.H.tcp.tso_defer): hold a TSO skb that may go only
+ * in part, waiting for the ACK that should open more. Both eras share the window tests. */
+#define TCP_TSO_WIN_DIVISOR 3u /* net.ipv4.tcp_tso_win_divisor */
+
+/* The shared tests: true when the skb should go now. *cong_win, *send_win are what may go. */
+static bool tcp_tso_send_now(const TcpSock *tp, const Skb *skb, uint64_t full_bytes,
+                             uint64_t *cong_win, uint64_t *send_win)
+{
+    uint64_t in_flight = tcp_packets_in_flight(tp);
+    *send_win = tcp_wnd_end(tp) - skb->seq;
+    *cong_win = (tp->snd_cwnd - in_flight) * (uint64_t)tp->mss_cache;
+    uint64_t limit = *send_win < *cong_win ? *send_win : *cong_win;
+    if (limit >= full_bytes)
+        return true; /* a full-sized TSO skb can go */
+    if (skb != tp->write_queue.tail && limit >= skb->len)
+        return true; /* it will not grow, and all of it can go */
+    uint64_t chunk = (uint64_t)tp->snd_cwnd * tp->mss_cache;
+    if (tp->snd_wnd < chunk)
+        chunk = tp->snd_wnd;
+    return limit >= chunk / TCP_TSO_WIN_DIVISOR; /* a fair share of the window is open */
+}
+
+/* 2.6.x-3.x: in CA Open only, and for at most two clock ticks (tp->tso_deferred). */
+static bool tcp_tso_should_defer_3x(TcpSock *tp, const Skb *skb)
+{
+    uint64_t now = tcp_jiffies(tp), cong_win, send_win;
+    bool send = (skb->flags & TCPHDR_FIN) || tp->ca_state != TCP_CA_Open ||
+                (tp->tso_deferred && now - (tp->tso_deferred - 1) > 1) ||
+                tcp_tso_send_now(tp, skb, TCP_GSO_MAX_SIZE, &cong_win, &send_win);
+    if (send) {
+        tp->tso_deferred = 0;
+        return false;
+    }
+    if (!tp->tso_deferred)
+        tp->tso_deferred = now + 1;
+    return true;
+}
+
+/* 4.x-6.x: not in Recovery/Loss, nor when the last write is over 1 ms old (no burst to smooth)
+ * or when no ACK is due within half an srtt (the oldest unacked skb left less than that ago). */
+static bool tcp_tso_should_defer_4x(const TcpSock *tp, const Skb *skb, uint32_t max_segs,
+                                    bool *cwnd_limited)
+{
+    uint64_t cong_win, send_win;
+    if (tp->ca_state >= TCP_CA_Recovery || tp->tcp_mstamp - tp->tcp_wstamp_ns > SIM_MS ||
+        tcp_tso_send_now(tp, skb, (uint64_t)max_segs * tp->mss_cache, &cong_win, &send_win))
+        return false;
+    const Skb *head = tp->rtx_queue.head;
+    if (!head || tp->tcp_mstamp - head->tx_time < (sim_time_t)(tp->srtt_us >> 4) * SIM_US)
+        return false;
+    if (cong_win < send_win) {
+        if (cong_win <= skb->len) {
+            *cwnd_limited = true;
+            return true;
+        }
+    } else if (send_win <= skb->len) {
+        return true; /* receive-window limited */
+    }
+    return !(skb->flags & TCPHDR_FIN); /* else it may still grow */
+}
+
+static bool tcp_tso_should_defer(TcpSock *tp, const Skb *skb, uint32_t max_segs, bool *cwnd_limited)
+{
+    switch (tcp_conf(tp)->tso_defer) {
+    case TCP_TSO_DEFER_3X:
+        return tcp_tso_should_defer_3x(tp, skb);
+    case TCP_TSO_DEFER_4X:
+        return tcp_tso_should_defer_4x(tp, skb, max_segs, cwnd_limited);
+    default:
+        return false;
+    }
+}
+
 /* Can the head skb go now? Splits it to what may go; 0 = stop, else its pcount. */
 static uint32_t tcp_write_xmit_prepare(TcpSock *tp, Skb *skb, uint32_t mss_now, int nonagle,
                                        int push_one, bool *cwnd_limited)
@@ -444,6 +517,8 @@ static uint32_t tcp_write_xmit_prepare(TcpSock *tp, Skb *skb, uint32_t mss_now, 
             return 0;
     } else {
         uint32_t max_segs = tcp_tso_autosize(tp, mss_now);
+        if (!push_one && tcp_tso_should_defer(tp, skb, max_segs, cwnd_limited))
+            return 0;
         limit = tcp_mss_split_point(tp, skb, mss_now, cwnd_quota < max_segs ? cwnd_quota : max_segs,
                                     nonagle);
         if (!limit)

@@ -23,6 +23,7 @@ G_STATIC_ASSERT(sizeof(SchedPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
 G_STATIC_ASSERT(sizeof(CongControl) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpWinScaling) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpTsoDefer) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
@@ -34,6 +35,7 @@ static const char *const delack_choices[] = {"rto_min_3_4", "min_ato", NULL};
 static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
+static const char *const tso_defer_choices[] = {"off", "3.x", "4.x", NULL};
 static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
                                                   "scaling_ratio", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
@@ -242,6 +244,15 @@ static const ConfKey table[] = {
          "NAPI poll weight (NAPI_POLL_WEIGHT, net.core.dev_weight): 64 packets per poll."),
     HOST("tcp", "tcp.netdev_max_backlog", CONF_T_PKTS, tcp.max_backlog, "1000", "1", "1000000",
          "net.core.netdev_max_backlog: per-CPU input queue (loopback, RPS) in packets."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.tso_defer", tcp.tso_defer, "off", tso_defer_choices,
+             "tcp",
+             "tcp_tso_should_defer() (\"TSO Nagle\", tcp_tso_win_divisor 3): a TSO skb the cwnd or "
+             "the peer's window lets out only in part is held, unless a full TSO skb or a third of "
+             "the window may go; the next ACK sends it. 3.x = the 2.6-3.x rule (in CA Open only, "
+             "held at most 2 jiffies), 4.x = the 4.x-6.x rule (not in Recovery or Loss, and not "
+             "when the last write is over 1 ms old or no ACK is due within srtt/2). Linux has always "
+             "deferred; sksim's default is off because its seed scenarios were derived without it, "
+             "and with it seed 004's sender no longer drops ACKs (README, 'Not modelled')."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.win_scaling", tcp.win_scaling, "scaling_ratio",
              win_scaling_choices, "tcp",
              "Share of sk_rcvbuf advertised as window (tcp_win_from_space): adv_win_scale_2 = 3/4 "

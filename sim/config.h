@@ -52,6 +52,11 @@ typedef enum { SCHED_CFS, SCHED_EEVDF } SchedPolicy;
 typedef enum { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL } PreemptModel;
 typedef enum { CC_CUBIC, CC_RENO } CongControl;
 typedef enum {
+    TCP_TSO_DEFER_OFF, /* every opening is sent at once (sksim's default, see the key's text) */
+    TCP_TSO_DEFER_3X,  /* 2.6.x-3.x tcp_tso_should_defer: at most 2 jiffies, CA Open only */
+    TCP_TSO_DEFER_4X,  /* 4.x-6.x: the last write under 1 ms ago, an ACK due (srtt / 2) */
+} TcpTsoDefer;
+typedef enum {
     TCP_WIN_ADV_WIN_SCALE_2, /* until 3.4: tcp_adv_win_scale = 2, window = 3/4 of the space */
     TCP_WIN_ADV_WIN_SCALE_1, /* 3.5-6.4 (b49960a05e32): tcp_adv_win_scale = 1, half */
     TCP_WIN_SCALING_RATIO,   /* 6.5+ (dfa2f0483360): space * scaling_ratio / 256, measured */
@@ -111,6 +116,7 @@ typedef struct TcpConf {
     bool tlp;                  /* hosts.H.tcp.tlp (tcp_early_retrans >= 3) */
     uint32_t limit_output_bytes; /* hosts.H.tcp.limit_output_bytes (TSQ) */
     bool pacing;               /* hosts.H.tcp.pacing: TCP internal pacing (EDT, 4.20+) */
+    TcpTsoDefer tso_defer;     /* hosts.H.tcp.tso_defer: tcp_tso_should_defer() */
     uint32_t netdev_budget;    /* hosts.H.tcp.netdev_budget (net.core.netdev_budget) */
     sim_time_t netdev_budget_ns; /* hosts.H.tcp.netdev_budget_usecs */
     uint32_t napi_weight;      /* hosts.H.tcp.napi_weight */

@@ -86,6 +86,64 @@ static void test_nagle_holds_only_the_tail(void)
     th_free(tb);
 }
 
+/* TSO deferral (hosts.H.tcp.tso_defer). 10 MSS in flight, then the peer's window is cut so that
+ * 2 MSS more may go while a 20-MSS skb waits: 2896 bytes is under a third of the window
+ * (17376 / 3 = 5792) and under a full TSO skb, and the skb is the queue's tail, so a deferring
+ * sender holds it (receive-window limited; no srtt yet, so an ACK counts as due). Without
+ * deferral the 2 MSS go at once. Returns the bench at 1 ms with the skb written. */
+static TcpBench *defer_bench(TcpTsoDefer mode)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.tso_defer = mode;
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_run_to(tb, SIM_MS);
+    th_write(tb->a, 10 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1); /* nothing was in flight: never deferred */
+    tb->a->snd_wnd = 12 * 1448;
+    th_write(tb->a, 20 * 1448);
+    return tb;
+}
+
+static void test_tso_defer_off_sends_the_opening(void)
+{
+    TcpBench *tb = defer_bench(TCP_TSO_DEFER_OFF);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    g_assert_cmpuint(tb->out[0].tail->len, ==, 2 * 1448);
+    th_free(tb);
+}
+
+/* 4.x-6.x: held while the last write is under 1 ms old; a push 1.5 ms later sends it. */
+static void test_tso_defer_4x(void)
+{
+    TcpBench *tb = defer_bench(TCP_TSO_DEFER_4X);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    th_run_to(tb, SIM_MS + 900 * SIM_US);
+    tcp_push_pending_frames(tb->a, NULL);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    th_run_to(tb, SIM_MS + 1500 * SIM_US);
+    tcp_push_pending_frames(tb->a, NULL);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    g_assert_cmpuint(tb->out[0].tail->len, ==, 2 * 1448);
+    th_free(tb);
+}
+
+/* 2.6-3.x: held for at most two jiffies from the first deferral (jiffy 1): still held at
+ * jiffy 2, sent at jiffy 3. */
+static void test_tso_defer_3x(void)
+{
+    TcpBench *tb = defer_bench(TCP_TSO_DEFER_3X);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    th_run_to(tb, 2 * SIM_MS);
+    tcp_push_pending_frames(tb->a, NULL);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    th_run_to(tb, 3 * SIM_MS);
+    tcp_push_pending_frames(tb->a, NULL);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -93,5 +151,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tso/mss1448-unchanged", test_tso_mss1448_unchanged);
     g_test_add_func("/tcp/tso/nagle-minshall-tso-tail", test_nagle_minshall_tso_tail);
     g_test_add_func("/tcp/tso/nagle-holds-only-the-tail", test_nagle_holds_only_the_tail);
+    g_test_add_func("/tcp/tso/defer-off-sends-the-opening", test_tso_defer_off_sends_the_opening);
+    g_test_add_func("/tcp/tso/defer-4x", test_tso_defer_4x);
+    g_test_add_func("/tcp/tso/defer-3x", test_tso_defer_3x);
     return g_test_run();
 }
