@@ -94,12 +94,17 @@ static uint8_t *put_ip(PcapWriter *w, uint8_t *p, uint16_t src, uint16_t dst, ui
     return p;
 }
 
-static uint8_t *put_tcp_options(uint8_t *p, const Skb *skb)
+/* NOP NOP TS(tsval, tsecr): the 12 aligned bytes of an established segment's timestamps. */
+static uint8_t *put_nop_nop_ts(uint8_t *p, uint32_t tsval, uint32_t tsecr)
 {
     static const uint8_t nop_nop_ts[4] = { 1, 1, 8, 10 };
     memcpy(p, nop_nop_ts, 4);
-    p = put32(p + 4, skb->tsval);
-    p = put32(p, skb->tsecr);
+    return put32(put32(p + 4, tsval), tsecr);
+}
+
+static uint8_t *put_tcp_options(uint8_t *p, const Skb *skb)
+{
+    p = put_nop_nop_ts(p, skb->tsval, skb->tsecr);
     uint32_t n = wire_sack_blocks(skb);
     if (n == 0)
         return p;
@@ -278,13 +283,7 @@ void pcap_writer_add_connection(PcapWriter *w, sim_time_t t, const PcapEndpoint 
     TcpHdr ack = { .src = client->host, .dst = server->host, .sport = client->port,
                    .dport = server->port, .seq = 1, .ack = 1, .flags = TCPHDR_ACK,
                    .win = (uint16_t)(65535u >> client->wscale) };
-    uint32_t optlen = 0;
-    if (ts) {
-        static const uint8_t nop_nop_ts[4] = { 1, 1, 8, 10 };
-        memcpy(opts, nop_nop_ts, 4);
-        put32(put32(opts + 4, 0), 0);
-        optlen = 12;
-    }
+    uint32_t optlen = ts ? (uint32_t)(put_nop_nop_ts(opts, 0, 0) - opts) : 0;
     write_handshake_record(w, t, client, server, &ack, opts, optlen);
     g_hash_table_insert(w->wscale, GUINT_TO_POINTER(end_key(client->host, client->port)),
                         GUINT_TO_POINTER((guint)client->wscale + 1u));
