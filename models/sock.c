@@ -19,7 +19,11 @@
  *   release_sock: drain, release_cb (tcp_release_cb), drop ownership, wake the lock waiter.
  *     The final empty check and the release happen in the same instant, as under slock in the
  *     kernel, so no segment is stranded.
- *   sk_flush_backlog: the same drain and release_cb (6.7+), keeping ownership.
+ *   sk_flush_backlog: the same drain and release_cb, keeping ownership. The kernel's
+ *     __sk_flush_backlog runs release_cb only since 6.7 (4505dc2a5228); the model runs it in
+ *     every era, because recvmsg uses this step for the release_sock(); lock_sock() pair of
+ *     kernels before 5.17, which did run it. A sendmsg flush before 6.7 therefore handles
+ *     deferred timer and TSQ work earlier than its kernel did (README, "Not modelled").
  *   Each of these drops the slock with spin_unlock_bh, where pending softirq work runs (at the
  *   end of the step: lock_sock's with the socket owned, so its segments go to the backlog;
  *   release_sock's after ownership is dropped; the drain's once per batch, after the batch's
