@@ -401,6 +401,7 @@ static void tcp_recvmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     uint64_t n = tcp_recv_copy(tp, c);
     if (n) {
         tcp_charge_copy(tp, t->cpu, n);
+        tcp_rcv_space_adjust(tp); /* after every skb copied, as tcp_recvmsg's loop does */
         if (c->done >= c->len)
             c->phase = RCV_RELEASE;
         return;
@@ -436,7 +437,6 @@ static void tcp_recvmsg_wait(TcpSock *tp, Task *t, TcpCall *c)
 static bool tcp_recvmsg_end(TcpSock *tp, Task *t, TcpCall *c)
 {
     if (c->phase == RCV_RELEASE) {
-        tcp_rcv_space_adjust(tp);
         tcp_cleanup_rbuf(tp, c->done, t->cpu);
         tp->ucopy_task = NULL;
         tp->ucopy_call = NULL;

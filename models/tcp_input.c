@@ -485,6 +485,7 @@ static bool tcp_copy_to_ucopy(TcpSock *tp, const Skb *skb, Cpu *cpu)
     tp->copied_seq = skb->end_seq;
     tp->rcv_nxt = skb->end_seq;
     tcp_charge_copy(tp, cpu, skb->len);
+    tcp_rcv_space_adjust(tp); /* tcp_copy_to_iovec measures after its copy too */
     return true;
 }
 

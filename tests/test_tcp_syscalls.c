@@ -364,6 +364,44 @@ static void test_recvmsg_cleanup_before_flush(void)
     g_assert_cmpuint(drains_before_first_ack(false), ==, 1); /* 5.17+: drain, then ACK */
 }
 
+/* tcp_recvmsg measures for autotuning after EVERY skb it copies (tcp_rcv_space_adjust follows
+ * `len -= used` in the copy loop), not once per call. Three 64 KiB skbs wait unread; the
+ * receiver RTT is 4 us and the last measurement was at 0; one read takes all three, each copy
+ * 64 x 80 ns = 5.12 us, so an RTT has passed before each measurement:
+ *   skb 1 (t = 1 ms): copied 65536 - unread 131072 < 0: no growth (6.16 rule; the legacy one
+ *     grows to 65536 here), new measurement;
+ *   skb 2: copied 65536 - unread 65536 = 0: none;
+ *   skb 3: copied 65536 - 0 > space 10000: space = 65536.
+ * One measurement at the end of the call would have seen all 196608 bytes and nothing unread. */
+static void test_recvmsg_measures_after_each_skb(void)
+{
+    RcvBench rb;
+    rcv_bench_init(&rb, false);
+    TcpSock *b = rb.b;
+    uint64_t start = b->copied_seq;
+    for (int i = 0; i < 3; i++) {
+        Skb *data = skb_alloc(rb.h->pool);
+        data->conn = tcp_sk(b)->conn;
+        data->seq = b->rcv_nxt;
+        data->end_seq = data->seq + 65536;
+        data->truesize = 65536 + 1280;
+        skb_queue_tail(&b->rcv_queue, data);
+        tcp_sk(b)->rmem_alloc += data->truesize;
+        b->rcv_nxt = data->end_seq;
+    }
+    b->rcv_rtt_us = 8 * 4;
+    b->rcvq_space = (TcpRcvqSpace){ .space = 10000, .seq = start, .time = 0 };
+    App r = { .tp = b, .sender = false, .once = true, .len = 3 * 65536 };
+    sim_run_until(rb.th->sim, SIM_MS);
+    app_start(&r, rb.h, "reader", 0);
+    sim_run_until(rb.th->sim, 2 * SIM_MS);
+    g_assert_cmpuint(r.bytes, ==, 3 * 65536);
+    g_assert_cmpuint(b->rcvq_space.space, ==, 65536);
+    g_assert_cmpuint(b->rcvq_space.seq, ==, start + 3 * 65536);
+    g_assert_cmpint(b->rcvq_space.time, >, SIM_MS + 10 * SIM_US); /* the third skb's copy */
+    rcv_bench_free(&rb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -372,5 +410,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/syscalls/sendmsg-memory-wait", test_sendmsg_waits_for_memory);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-wait", test_recvmsg_cleanup_before_wait);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-flush", test_recvmsg_cleanup_before_flush);
+    g_test_add_func("/tcp/syscalls/recvmsg-measures-after-each-skb",
+                    test_recvmsg_measures_after_each_skb);
     return g_test_run();
 }

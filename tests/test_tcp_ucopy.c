@@ -144,6 +144,33 @@ static void test_direct_copy_needs_room(void)
     th_free(tb);
 }
 
+/* A direct copy measures for autotuning too: 3.4's tcp_copy_to_iovec calls
+ * tcp_rcv_space_adjust after copying. With a 1 us receiver RTT and the last measurement at 0,
+ * the first segment processed at 1 ms starts a new measurement there (copied 1448 is below
+ * the initial space 65535: no growth); the second, at the same instant, is inside the RTT. */
+static void test_direct_copy_measures(void)
+{
+    TcpBench *tb = bench_after_warm_up();
+    tb->stack.prequeue_enabled = true;
+    tb->b->rcv_rtt_us = 8;
+    tb->b->rcvq_space.seq = tb->b->copied_seq;
+    tb->b->rcvq_space.time = 0;
+    uint32_t space = tb->b->rcvq_space.space;
+    th_run_to(tb, SIM_MS);
+    TcpCall c;
+    tcp_call_init(&c, 65536, 1);
+    Task reader = { 0 };
+    uint64_t start = tb->b->rcv_nxt;
+    two_segments_in_owner_context(tb, &c, &reader);
+    g_assert_cmpuint(c.done, ==, 2u * SEG);
+    g_assert_cmpuint(tb->b->rcvq_space.seq, ==, start + SEG);
+    g_assert_cmpint(tb->b->rcvq_space.time, ==, SIM_MS);
+    g_assert_cmpuint(tb->b->rcvq_space.space, ==, space);
+    release(tb);
+    th_pump(tb);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -152,5 +179,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ucopy/queued-data-delays-the-ack-to-the-read",
                     test_queued_data_delays_the_ack_to_the_read);
     g_test_add_func("/tcp/ucopy/direct-copy-needs-room", test_direct_copy_needs_room);
+    g_test_add_func("/tcp/ucopy/direct-copy-measures", test_direct_copy_measures);
     return g_test_run();
 }
