@@ -319,9 +319,9 @@ static void tcp_rcv_space_adjust_legacy(TcpSock *tp)
     tp->rcvq_space.space = (uint32_t)copied;
 }
 
-/* tcp_rcv_space_adjust: once per receiver RTT, after a read. 6.16+ (ea33537d8292 "add receive
- * queue awareness"): bytes still unread are taken off what was copied, so a reader that falls
- * behind never grows its buffer. */
+/* tcp_rcv_space_adjust: after every skb a read copies (and every direct copy), acting once per
+ * receiver RTT. 6.16+ (ea33537d8292 "add receive queue awareness"): bytes still unread are
+ * taken off what was copied, so a reader that falls behind never grows its buffer. */
 void tcp_rcv_space_adjust(TcpSock *tp)
 {
     sim_time_t now = sim_now(tcp_sim(tp));
