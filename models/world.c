@@ -188,6 +188,9 @@ void world_free(World *w)
 {
     if (!w)
         return;
+    /* A run that stopped early (--max-events, --max-wall, a signal) leaves events queued in
+     * objects freed below, some before the others' sim_cancel() calls rearrange the queue. */
+    sim_discard_pending(w->sim);
     for (guint i = 0; i < w->workloads->len; i++) {
         WorldWorkload *ww = g_ptr_array_index(w->workloads, i);
         g_ptr_array_free(ww->flows, TRUE);

@@ -92,6 +92,13 @@ void sim_cancel(Sim *sim, SimEvent *ev)
     ev->seq = 0;
 }
 
+void sim_discard_pending(Sim *sim)
+{
+    SimEvent *ev;
+    while ((ev = evq_pop(&sim->q)))
+        ev->seq = 0;
+}
+
 void sim_request_stop(Sim *sim)
 {
     sim->stop = 1;

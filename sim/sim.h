@@ -60,6 +60,10 @@ void sim_schedule_at(Sim *sim, SimEvent *ev, sim_time_t t);
 void sim_schedule_in(Sim *sim, SimEvent *ev, sim_time_t delay_ns);
 /* Cancel a pending event; a no-op if it is not pending. O(1). */
 void sim_cancel(Sim *sim, SimEvent *ev);
+/* Take every pending event out of the queue without firing it; each is left not pending. For
+ * tearing a model down, wherever its run stopped: call it before freeing the objects that embed
+ * events, so that no queue operation (a later sim_cancel) touches a freed one. */
+void sim_discard_pending(Sim *sim);
 
 typedef enum {
     SIM_RUN_DONE,    /* reached the end time; now == end */

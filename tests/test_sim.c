@@ -184,6 +184,37 @@ static void test_stop(void)
     sim_free(sim);
 }
 
+/* sim_discard_pending empties the queue wherever a run stopped, leaving every event not
+ * pending, so that freeing the objects that embed them (world_free after --max-events) and their
+ * own sim_cancel calls touch nothing of each other. 3000 events, far enough apart to fill the
+ * timing wheel as well as the heap; none fires; afterwards the Sim schedules and fires anew. */
+static void test_discard_pending(void)
+{
+    enum { N = 3000 };
+    Sim *sim = sim_new(1);
+    int n = 0;
+    SimEvent *ev = g_new0(SimEvent, N);
+    for (int i = 0; i < N; i++) {
+        sim_event_init(&ev[i], count_fire, &n, 0, (uint32_t)i);
+        sim_schedule_at(sim, &ev[i], (sim_time_t)(i % 7) * SIM_MS + (sim_time_t)i * 997);
+    }
+    g_assert_cmpint(sim_run_until(sim, 10), ==, SIM_RUN_DONE);
+    g_assert_cmpint(n, ==, 1); /* the event at 0 */
+    sim_discard_pending(sim);
+    g_assert_cmpuint(sim_events_pending(sim), ==, 0);
+    for (int i = 0; i < N; i++) {
+        g_assert_false(sim_event_pending(&ev[i]));
+        sim_cancel(sim, &ev[i]); /* a no-op now */
+    }
+    g_assert_cmpint(sim_run_until(sim, SIM_S), ==, SIM_RUN_EMPTY);
+    g_assert_cmpint(n, ==, 1);
+    sim_schedule_at(sim, &ev[5], 2 * SIM_S);
+    g_assert_cmpint(sim_run_until(sim, 3 * SIM_S), ==, SIM_RUN_EMPTY);
+    g_assert_cmpint(n, ==, 2);
+    g_free(ev);
+    sim_free(sim);
+}
+
 static void test_rng_streams(void)
 {
     SimRng a, b, c;
@@ -340,6 +371,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sim/schedule-at-now", test_schedule_at_now);
     g_test_add_func("/sim/run-until-boundary-and-limits", test_run_until_boundary_and_limits);
     g_test_add_func("/sim/stop", test_stop);
+    g_test_add_func("/sim/discard-pending", test_discard_pending);
     g_test_add_func("/sim/rng-streams", test_rng_streams);
     g_test_add_func("/sim/series", test_series);
     g_test_add_func("/sim/series-rate", test_series_rate);

@@ -18,6 +18,21 @@ grep -Eq '^after: simulated 0\.0[0-9]{2} s, 1000 events, .*\(interrupted\)$' "$T
 grep -Eq '^  "measured_s": 0\.0[0-9]*[1-9][0-9]*(e-[0-9]+)?,$' "$TMP/ev2/after/metrics.json" ||
   fail "measured_s of a run stopped in its warm-up: $(grep measured_s "$TMP/ev2/after/metrics.json")"
 
+# a run stopped while a flow's start (and much else) is still queued frees everything cleanly:
+# the sanitizer build found a use-after-free here (world_free freed a flow whose start event
+# the CPUs' own cancellations then moved in the queue)
+cat >"$TMP/late.yaml" <<'YAML'
+name: late
+duration: 1s
+hosts:
+  a: {}
+workloads:
+  now: {type: stream, from: a, to: a}
+  late: {type: stream, from: a, to: a, start: 900ms}
+YAML
+expect_status 0 "$SKSIM_BIN" run "$TMP/late.yaml" --max-events 10 --out "$TMP/late" --quiet
+expect_grep '^  "interrupted": true,$' "$TMP/late/base/metrics.json"
+
 expect_status 0 "$SKSIM_BIN" run "$f" --variant after --duration 100000s --max-wall 0.2 \
   --out "$TMP/wall" --quiet
 expect_grep '^after: stopped early by --max-events or --max-wall$' "$TMP/err"
