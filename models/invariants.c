@@ -179,9 +179,9 @@ static uint32_t max_truesize(const Skb *skb)
 static gboolean check_backlog(Invariants *inv, const Host *h, const Sock *sk, GError **error)
 {
     /* the skb that crossed the limit may be queued, in the drain's batch or already processed
-     * (backlog_len is reset only when the drain ends): allow the largest queued one, at least a
-     * 64 KB skb's truesize */
-    uint64_t one = MAX(truesize_tx_skb(TCP_GSO_MAX_SIZE),
+     * (backlog_len is reset only when the drain ends): allow the largest of those, at least a
+     * 64 KB skb's truesize (a GRO skb of tiny segments can be far larger: 1.6 MB at MTU 68) */
+    uint64_t one = MAX(MAX(truesize_tx_skb(TCP_GSO_MAX_SIZE), sk->drained_max_truesize),
                        MAX(max_truesize(sk->backlog.head), max_truesize(sk->drain_batch)));
     uint64_t limit = sk_backlog_limit(sk);
     if (sk->backlog_len <= limit + one)

@@ -74,6 +74,7 @@ void sock_destroy(Sock *sk)
         skb_free(sk->host->pool, skb);
     }
     sk->backlog_len = 0;
+    sk->drained_max_truesize = 0;
 }
 
 /* spin_unlock_bh(&sk->sk_lock.slock): local_bh_enable runs pending softirq work, here before
@@ -250,6 +251,8 @@ static void drain_one(Sock *sk, Task *t)
     sk->drain_batch = skb->next;
     skb->next = skb->prev = NULL;
     bool last_of_batch = sk->drain_batch == NULL;
+    if (skb->truesize > sk->drained_max_truesize)
+        sk->drained_max_truesize = skb->truesize;
     sk->ops->backlog_rcv(sk, skb, t->cpu);
     cpu_charge_cost(t->cpu, COST_BACKLOG_EXTRA);
     /* 2025 loop: no cond_resched() after a batch's last skb; the loop before it (every = 1)
@@ -265,6 +268,7 @@ static bool drain_step(Sock *sk, Task *t)
         if (skb_queue_empty(&sk->backlog)) {
             if (sk->drain_phase == DRAIN_RUNNING) {
                 sk->backlog_len = 0;
+                sk->drained_max_truesize = 0;
                 if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
                     obs_sock_backlog(sk, t->cpu, "drained");
             }

@@ -58,6 +58,8 @@ struct Sock {
     /* private: the drain in progress (release_sock / sk_flush_backlog) */
     Skb *drain_batch;
     uint32_t drain_nb;       /* skbs counted for the resched policy, across batches */
+    uint32_t drained_max_truesize; /* largest skb this drain processed: backlog_len may hold it
+                                    * past the limit until the drain ends (invariants.c) */
     uint8_t drain_phase;
 };
 
