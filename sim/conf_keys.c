@@ -319,12 +319,12 @@ static const ConfKey table[] = {
     WORK("to_cpus", CONF_T_CPULIST, to_cpus, "[]", NULL, NULL,
          "CPUs the to-side tasks may run on; [] = any."),
     WORK("start", CONF_T_DURATION, start_ns, "0", "0", NULL,
-         "When the flows open; must be before the end of the run."),
+         "When the flows open; start + start_jitter must be before the end of the run."),
     WORK("start_jitter", CONF_T_DURATION, start_jitter_ns, "0", "0", "10s",
          "Each flow opens at start plus a uniform random delay below this, drawn from the run's "
          "seed: super_netperf forks its netperf processes one after another, so real flows start "
          "a fork+exec (~1 ms) apart, and different seeds then give different interleavings. 0 = "
-         "all flows open together."),
+         "all flows open together. start + start_jitter must be before the end of the run."),
 };
 
 static const char *const top_sections[] = {"stack", "hosts", "links", "workloads", "variants",
