@@ -130,6 +130,12 @@ static int report(const Scenario *s, uint64_t seed, const GPtrArray *results, co
      * on stderr and never changes the exit status */
     const ReportConf *rep = scenario_report(s);
     plot_directory_report(dir, rep ? rep->host : NULL);
+    int stopped = cli_interrupted_status(); /* a signal while the figures were drawn */
+    if (stopped) {
+        fprintf(stderr, "sksim compare: interrupted while drawing the figures; some may be "
+                        "missing\n");
+        return stopped;
+    }
     printf("\n%s\n", table);
     int status = CLI_EXIT_OK;
     for (guint i = 0; i < checks->len; i++) {

@@ -318,7 +318,11 @@ static int finish(Plan *plan, gboolean quiet)
     if (!quiet)
         printf("sweep: wrote %s (%u rows)\n", path, plan->rows->len);
     draw_figures(plan, host, quiet);
-    return CLI_EXIT_OK;
+    int stopped = cli_interrupted_status(); /* a signal while the figures were drawn */
+    if (stopped)
+        fprintf(stderr, "sksim sweep: interrupted while drawing the figures; some may be "
+                        "missing (run the same command again to redraw them)\n");
+    return stopped;
 }
 
 static int sweep(Plan *plan, const SweepArgs *a)
