@@ -208,7 +208,9 @@ static void csv_row(GString *out, const GPtrArray *params, const SweepRow *row,
             csv_double(out, v);
     }
     g_string_append_printf(out, ",%" G_GUINT64_FORMAT ",", (guint64)row->result->events);
-    csv_double(out, row->result->wall_s);
+    char buf[G_ASCII_DTOSTR_BUF_SIZE]; /* wall time to 6 digits: 0.321456, not 0.32145600000000002 */
+    if (isfinite(row->result->wall_s))
+        g_string_append(out, g_ascii_formatd(buf, sizeof buf, "%.6g", row->result->wall_s));
     g_string_append_c(out, '\n');
 }
 
