@@ -11,6 +11,7 @@
  */
 #include "sim/cli.h"
 
+#include <glib/gstdio.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -148,6 +149,17 @@ static int report(const Scenario *s, uint64_t seed, const GPtrArray *results, co
     return status;
 }
 
+/* A report in DIR belongs to the last compare that finished: remove an earlier one before the
+ * runs, so that one interrupted now does not leave it beside outputs it does not describe. */
+static void remove_old_report(const char *dir)
+{
+    const char *const names[] = { "compare.md", "compare.json" };
+    for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+        g_autofree char *path = g_build_filename(dir, names[i], NULL);
+        g_unlink(path);
+    }
+}
+
 static int run_variants(const GPtrArray *confs, const CliRunArgs *a, const char *dir,
                         GPtrArray *results)
 {
@@ -177,6 +189,7 @@ static int compare_scenario(const Scenario *s, CliRunArgs *a)
     g_autoptr(GPtrArray) results =
         g_ptr_array_new_with_free_func((GDestroyNotify)run_result_free);
     cli_install_signal_handlers();
+    remove_old_report(dir);
     int status = run_variants(confs, a, dir, results);
     if (status != CLI_EXIT_OK)
         return status;

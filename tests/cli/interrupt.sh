@@ -24,6 +24,21 @@ for sig in INT TERM; do
   [ -s "$d/client.nstat" ] && [ -s "$d/timeseries.csv" ] || fail "SIG$sig: outputs missing"
 done
 
+# compare removes an earlier compare.md/compare.json before its runs: one interrupted now does
+# not leave a report beside outputs it does not describe
+expect_status 0 "$SKSIM_BIN" compare "$f" --duration 60ms --set warmup=10ms --quiet --out "$TMP/re"
+[ -s "$TMP/re/compare.json" ] || fail "no compare.json from the complete compare"
+"$SKSIM_BIN" compare "$f" --duration 100000s --max-wall 60 --quiet --out "$TMP/re" \
+  >"$TMP/out" 2>"$TMP/err" &
+cpid=$!
+sleep 1
+kill -s INT "$cpid"
+rc=0
+wait "$cpid" || rc=$?
+[ "$rc" -eq 130 ] || { cat "$TMP/err" >&2; fail "interrupted compare: exit $rc"; }
+[ ! -e "$TMP/re/compare.json" ] && [ ! -e "$TMP/re/compare.md" ] ||
+  fail "an interrupted compare left the earlier report in place"
+
 # A signal while compare or sweep draws its figures still ends the command with 130/143: a
 # gnuplot on PATH that interrupts its parent (sksim) before drawing stands in for a Ctrl-C that
 # lands in the plotting phase. (Found by a QA pass: the signal was ignored, exit 0.)
