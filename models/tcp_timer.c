@@ -242,10 +242,11 @@ static void tcp_pace_kick(Sim *sim, void *ctx)
 
 void tcp_init_xmit_timers(TcpSock *tp)
 {
-    ktimer_init(&tp->rtx_timer, tp->hz, tp->tick_phase, tcp_rtx_timer_fire, tp, EVK_TIMER,
+    KTimerWheel wheel = tcp_stack(tp)->timer_wheel;
+    ktimer_init(&tp->rtx_timer, tp->hz, tp->tick_phase, wheel, tcp_rtx_timer_fire, tp, EVK_TIMER,
                 tp->sk.conn);
-    ktimer_init(&tp->delack_timer, tp->hz, tp->tick_phase, tcp_delack_timer_fire, tp, EVK_TIMER,
-                tp->sk.conn);
+    ktimer_init(&tp->delack_timer, tp->hz, tp->tick_phase, wheel, tcp_delack_timer_fire, tp,
+                EVK_TIMER, tp->sk.conn);
     softirq_work_init(&tp->rtx_work, SOFTIRQ_TIMER, tcp_write_timer_run, tp);
     softirq_work_init(&tp->delack_work, SOFTIRQ_TIMER, tcp_delack_timer_run, tp);
     sim_event_init(&tp->pacing_timer, tcp_pace_kick, tp, EVK_PACING, tp->sk.conn);

@@ -32,6 +32,7 @@ G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
 static const char *const backlog_limit_choices[] = {"rcvbuf", "rcvbuf+sndbuf", "2016", "2022",
                                                     "2024", NULL};
 static const char *const delack_choices[] = {"rto_min_3_4", "min_ato", NULL};
+static const char *const wheel_choices[] = {"4.8", "cascade", NULL};
 static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
@@ -45,6 +46,7 @@ static const char *const workload_choices[] = {"stream", "rr", NULL};
 G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
+G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
                 PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
 
@@ -129,6 +131,12 @@ static const ConfKey table[] = {
           "TCP timers re-armed with the mod_timer_unexact() proposed in the 2009 thread (never "
           "merged): a pending timer within +-slack jiffies of the new expiry is left alone; "
           "0 = mod_timer (short cut on the exact expiry only)."),
+    ENUM_ROW(CONF_SEC_STACK, StackConf, "timer.wheel", timer_wheel, "4.8", wheel_choices, NULL,
+             "Which tick runs a jiffy timer (RTO, TLP, delayed ACK) armed for jiffy J: 4.8 = the "
+             "non-cascading wheel of 4.8+ (calc_index rounds up past the expiry so that no timer "
+             "fires early: the tick of J + 1, i.e. N to N + 1 jiffies after arming N ahead, timers "
+             "63+ jiffies ahead rounded up to 8, 64, 512... jiffies); cascade = the wheel of "
+             "2.6-4.7 (the tick of J itself, N - 1 to N jiffies)."),
 
     /* ---- hosts.<host> ---- */
     HOST(NULL, "cpus", CONF_T_U32, cpus, "1", "1", "1024", "CPUs of the host, one run queue each."),

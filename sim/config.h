@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "sim/costs.h"
+#include "sim/ktimer.h" /* KTimerWheel */
 #include "sim/simtime.h"
 
 /* ---- stack: the policy values that the seed patches change ---------------------------------- */
@@ -43,6 +44,7 @@ typedef struct StackConf {
     bool prequeue_enabled;                /* stack.prequeue.enabled */
     PrequeueDelackPolicy prequeue_delack; /* stack.prequeue.delack */
     uint32_t timer_slack_jiffies;         /* stack.timer.slack: 0 = exact mod_timer */
+    KTimerWheel timer_wheel;              /* stack.timer.wheel */
     bool recvmsg_cleanup_before_flush;    /* stack.recvmsg.cleanup_before_flush (< 5.17) */
 } StackConf;
 

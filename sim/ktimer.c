@@ -1,23 +1,25 @@
 /* ktimer.c - kernel-style timers (timer_list) in jiffies, on the event queue.
  *
- * Jiffy j begins at simulated time ceil(j * 1e9 / HZ) - phase, the host's tick offset; a timer
- * armed for expiry j fires at the start of jiffy j, which is when the kernel's tick would find it
- * due. (The kernel's 4.8+ wheel
- * may fire a far timer up to one bucket granule late; that rounding is not modelled: timers fire
- * exactly on their jiffy.) A timer armed for a jiffy already past fires at once.
+ * Jiffy j begins at simulated time ceil(j * 1e9 / HZ) - phase, the host's tick offset. A timer
+ * fires at the start of the jiffy whose tick would run it: with the 4.8+ wheel the one after its
+ * expiry (rounded up to its level's granule when it is 63 jiffies or more ahead), with the
+ * cascading wheel of 2.6-4.7 its expiry's own (ktimer.h). The seed 000 tcpdump shows the
+ * 4.8+ rule: a 3-jiffy loss probe 3.93 ms after the last segment, a 6-jiffy RTO 6.6 ms after it
+ * and the backed-off 12-jiffy one 13.0 ms later, each between N and N + 1 jiffies.
  */
 #include "sim/ktimer.h"
 
 #include <glib.h>
 
-void ktimer_init(KTimer *t, uint32_t hz, sim_time_t phase, SimFireFn fn, void *ctx,
-                 uint32_t kind, uint32_t obj)
+void ktimer_init(KTimer *t, uint32_t hz, sim_time_t phase, KTimerWheel wheel, SimFireFn fn,
+                 void *ctx, uint32_t kind, uint32_t obj)
 {
     g_assert(hz > 0 && phase >= 0 && phase < SIM_S / (sim_time_t)hz);
     sim_event_init(&t->ev, fn, ctx, kind, obj);
     t->expires = 0;
     t->hz = hz;
     t->phase = phase;
+    t->wheel = wheel;
 }
 
 uint64_t ktimer_jiffies(const Sim *sim, uint32_t hz, sim_time_t phase)
@@ -42,10 +44,30 @@ uint64_t ktimer_ns_to_jiffies(sim_time_t d_ns, uint32_t hz)
     return (uint64_t)(((unsigned __int128)(uint64_t)d_ns * hz + (uint64_t)SIM_S - 1) / (uint64_t)SIM_S);
 }
 
+/* The 4.8+ wheel's levels: level n holds timers LVL_START(n) = 63 << 3(n - 1) jiffies or more
+ * ahead in buckets of 8^n jiffies (LVL_CLK_SHIFT 3, LVL_BITS 6); LVL_DEPTH is 9 for HZ > 100. */
+#define WHEEL_LVL_DEPTH 9u
+
+uint64_t ktimer_fire_jiffy(const Sim *sim, const KTimer *t, uint64_t expires)
+{
+    if (t->wheel == KTIMER_WHEEL_CASCADE)
+        return expires;
+    /* base->clk, the next jiffy the wheel will process: one ahead of jiffies between ticks and
+     * while the tick's own timers run */
+    uint64_t clk = ktimer_jiffies(sim, t->hz, t->phase) + 1;
+    if (expires < clk)
+        return clk; /* already due: the next tick */
+    uint64_t delta = expires - clk;
+    unsigned lvl = 0;
+    while (lvl + 1 < WHEEL_LVL_DEPTH && delta >= (63ull << (3 * lvl)))
+        lvl++;
+    return ((expires >> (3 * lvl)) + 1) << (3 * lvl); /* calc_index: round up past the expiry */
+}
+
 static KTimerResult requeue(Sim *sim, KTimer *t, uint64_t expires)
 {
     bool was_pending = ktimer_pending(t);
-    sim_time_t at = ktimer_jiffies_to_ns(expires, t->hz, t->phase);
+    sim_time_t at = ktimer_jiffies_to_ns(ktimer_fire_jiffy(sim, t, expires), t->hz, t->phase);
     t->expires = expires;
     sim_schedule_at(sim, &t->ev, at > sim_now(sim) ? at : sim_now(sim));
     return was_pending ? KTIMER_MODIFIED : KTIMER_ARMED;

@@ -1,10 +1,18 @@
 /* ktimer.h - kernel-style timers (struct timer_list) on the event queue.
  *
  * A KTimer is embedded in the model struct that owns it (a TCP socket's retransmit and
- * delayed-ACK timers). Expiry is in jiffies of the owning host's HZ, as in the kernel: a timer
- * armed for jiffy J fires at the first tick at or after J, i.e. at simulated time
- * J * 1e9 / HZ - phase, where phase (0 <= phase < 1e9 / HZ) is the host's tick offset: two hosts
- * need not tick at the same instants.
+ * delayed-ACK timers). Expiry is in jiffies of the owning host's HZ, as in the kernel. Jiffy J
+ * begins at simulated time J * 1e9 / HZ - phase, where phase (0 <= phase < 1e9 / HZ) is the
+ * host's tick offset: two hosts need not tick at the same instants. Which tick runs a timer
+ * armed for J depends on the kernel's timer wheel (KTimerWheel):
+ *   4.8+ (the non-cascading wheel, kernel/time/timer.c calc_index): the timer goes into the
+ *     bucket after J - "the timer wheel has to guarantee that a timer does not fire early" - so
+ *     it runs at the tick of jiffy J + 1, and a timer armed N jiffies ahead waits between N and
+ *     N + 1 jiffies. Timers 63 jiffies or more ahead sit in coarser levels, rounded up to their
+ *     granule (8, 64, 512... jiffies). A timer already due runs at the next tick.
+ *   2.6-4.7 (the cascading wheel): the timer runs at the tick of jiffy J itself, N - 1 to N
+ *     jiffies after it was armed N ahead; one already due runs at once (the kernel's would wait
+ *     for the next tick; not modelled).
  *
  * mod_timer keeps the kernel's short cut: re-arming a pending timer to the expiry it already has
  * does nothing (no dequeue/enqueue, no lock). ktimer_mod_unexact is the mod_timer_unexact()
@@ -20,11 +28,17 @@
 
 #include "sim/sim.h"
 
+typedef enum {
+    KTIMER_WHEEL_4_8,     /* 4.8+: the bucket after the expiry (see above) */
+    KTIMER_WHEEL_CASCADE, /* 2.6-4.7: the expiry's own tick */
+} KTimerWheel;
+
 typedef struct KTimer {
-    SimEvent ev;      /* private */
-    uint64_t expires; /* read-only: jiffies of the last arming */
-    uint32_t hz;      /* read-only */
-    sim_time_t phase; /* read-only: the host's tick offset */
+    SimEvent ev;       /* private */
+    uint64_t expires;  /* read-only: jiffies of the last arming */
+    uint32_t hz;       /* read-only */
+    sim_time_t phase;  /* read-only: the host's tick offset */
+    KTimerWheel wheel; /* read-only */
 } KTimer;
 
 typedef enum {
@@ -33,8 +47,10 @@ typedef enum {
     KTIMER_SHORTCUT, /* was pending, left as it was (fast path, returns 1) */
 } KTimerResult;
 
-void ktimer_init(KTimer *t, uint32_t hz, sim_time_t phase, SimFireFn fn, void *ctx,
-                 uint32_t kind, uint32_t obj);
+void ktimer_init(KTimer *t, uint32_t hz, sim_time_t phase, KTimerWheel wheel, SimFireFn fn,
+                 void *ctx, uint32_t kind, uint32_t obj);
+/* The jiffy whose tick runs a timer armed now for expiry `expires`. */
+uint64_t ktimer_fire_jiffy(const Sim *sim, const KTimer *t, uint64_t expires);
 
 /* The host's jiffies counter at simulated time now: floor((now + phase) * hz / 1e9). */
 uint64_t ktimer_jiffies(const Sim *sim, uint32_t hz, sim_time_t phase);

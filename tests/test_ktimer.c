@@ -1,5 +1,6 @@
 /* test_ktimer.c - kernel-style timers: jiffies conversion, mod_timer short cut, unexact slack,
- * re-arm from inside the callback, del_timer. */
+ * re-arm from inside the callback, del_timer (on the cascading wheel of 2.6-4.7, where a timer
+ * runs at its expiry's own tick), and the 4.8+ wheel's later ticks. */
 #include <glib.h>
 
 #include "sim/ktimer.h"
@@ -58,7 +59,7 @@ static void test_tick_phase(void)
     }
     sim_run_until(sim, 3500 * SIM_US);
     Owner o = { 0 };
-    ktimer_init(&o.t, 1000, phase, on_fire, &o, 0, 0);
+    ktimer_init(&o.t, 1000, phase, KTIMER_WHEEL_CASCADE, on_fire, &o, 0, 0);
     g_assert_cmpuint(ktimer_jiffies(sim, 1000, phase), ==, 3);
     ktimer_mod(sim, &o.t, ktimer_jiffies(sim, 1000, phase) + 10);
     sim_run_until(sim, SIM_S);
@@ -71,7 +72,7 @@ static void test_shortcut(void)
 {
     Sim *sim = sim_new(1);
     Owner o = { 0 };
-    ktimer_init(&o.t, 1000, 0, on_fire, &o, 0, 0);
+    ktimer_init(&o.t, 1000, 0, KTIMER_WHEEL_CASCADE, on_fire, &o, 0, 0);
     g_assert_false(ktimer_pending(&o.t));
     g_assert_cmpint(ktimer_mod(sim, &o.t, 40), ==, KTIMER_ARMED);
     g_assert_true(ktimer_pending(&o.t));
@@ -90,7 +91,7 @@ static void test_unexact(void)
 {
     Sim *sim = sim_new(1);
     Owner o = { 0 };
-    ktimer_init(&o.t, 1000, 0, on_fire, &o, 0, 0);
+    ktimer_init(&o.t, 1000, 0, KTIMER_WHEEL_CASCADE, on_fire, &o, 0, 0);
     g_assert_cmpint(ktimer_mod_unexact(sim, &o.t, 100, 3), ==, KTIMER_ARMED);
     g_assert_cmpint(ktimer_mod_unexact(sim, &o.t, 103, 3), ==, KTIMER_SHORTCUT);
     g_assert_cmpint(ktimer_mod_unexact(sim, &o.t, 97, 3), ==, KTIMER_SHORTCUT);
@@ -108,7 +109,7 @@ static void test_rearm_in_callback(void)
 {
     Sim *sim = sim_new(1);
     Owner o = { .rearm_times = 2 };
-    ktimer_init(&o.t, 250, 0, on_fire, &o, 0, 0);
+    ktimer_init(&o.t, 250, 0, KTIMER_WHEEL_CASCADE, on_fire, &o, 0, 0);
     ktimer_mod(sim, &o.t, 5);
     sim_run_until(sim, SIM_S);
     g_assert_cmpint(o.fired, ==, 3);
@@ -122,7 +123,7 @@ static void test_del(void)
 {
     Sim *sim = sim_new(1);
     Owner o = { 0 };
-    ktimer_init(&o.t, 1000, 0, on_fire, &o, 0, 0);
+    ktimer_init(&o.t, 1000, 0, KTIMER_WHEEL_CASCADE, on_fire, &o, 0, 0);
     g_assert_false(ktimer_del(sim, &o.t));
     ktimer_mod(sim, &o.t, 10);
     g_assert_true(ktimer_del(sim, &o.t));
@@ -136,13 +137,42 @@ static void test_past_expiry_fires_now(void)
 {
     Sim *sim = sim_new(1);
     Owner o = { 0 };
-    ktimer_init(&o.t, 1000, 0, on_fire, &o, 0, 0);
+    ktimer_init(&o.t, 1000, 0, KTIMER_WHEEL_CASCADE, on_fire, &o, 0, 0);
     sim_run_until(sim, 50 * SIM_MS + 7);
     ktimer_mod(sim, &o.t, 3);
     sim_run_until(sim, SIM_S);
     g_assert_cmpint(o.fired, ==, 1);
     g_assert_cmpint(o.at[0], ==, 50 * SIM_MS + 7);
     sim_free(sim);
+}
+
+/* The 4.8+ wheel (kernel/time/timer.c calc_index, calc_wheel_index): at 3.5 ms (jiffy 3, so
+ * base->clk = 4) a timer for jiffy 6 sits in bucket 7 and runs at 7 ms - 3.5 ms after it was
+ * armed 3 jiffies ahead, as the seed 000 tcpdump's probe came 3.93 ms after the last segment.
+ * One for jiffy 2 (already due) runs at the next tick, 4 ms. One for 103 (delta 99 >= 63:
+ * level 1, granule 8) runs at ((103 >> 3) + 1) << 3 = 104; one for 603 (delta 599 >= 504:
+ * level 2, granule 64) at ((603 >> 6) + 1) << 6 = 640. The cascading wheel runs each at its
+ * own jiffy: 6, at once, 103, 603. */
+static void test_wheel_4_8(void)
+{
+    const uint64_t expiry[] = { 6, 2, 103, 603 };
+    const sim_time_t at48[] = { 7 * SIM_MS, 4 * SIM_MS, 104 * SIM_MS, 640 * SIM_MS };
+    const sim_time_t at_cascade[] = { 6 * SIM_MS, 3500 * SIM_US, 103 * SIM_MS, 603 * SIM_MS };
+    for (int w = 0; w < 2; w++) {
+        for (int i = 0; i < 4; i++) {
+            Sim *sim = sim_new(1);
+            Owner o = { 0 };
+            ktimer_init(&o.t, 1000, 0, w ? KTIMER_WHEEL_CASCADE : KTIMER_WHEEL_4_8, on_fire, &o, 0,
+                        0);
+            sim_run_until(sim, 3500 * SIM_US);
+            g_assert_cmpint(ktimer_mod(sim, &o.t, expiry[i]), ==, KTIMER_ARMED);
+            g_assert_cmpuint(o.t.expires, ==, expiry[i]); /* the short cut compares this */
+            sim_run_until(sim, SIM_S);
+            g_assert_cmpint(o.fired, ==, 1);
+            g_assert_cmpint(o.at[0], ==, w ? at_cascade[i] : at48[i]);
+            sim_free(sim);
+        }
+    }
 }
 
 int main(int argc, char **argv)
@@ -155,5 +185,6 @@ int main(int argc, char **argv)
     g_test_add_func("/ktimer/rearm-in-callback", test_rearm_in_callback);
     g_test_add_func("/ktimer/del", test_del);
     g_test_add_func("/ktimer/past-expiry-fires-now", test_past_expiry_fires_now);
+    g_test_add_func("/ktimer/wheel-4.8", test_wheel_4_8);
     return g_test_run();
 }

@@ -154,6 +154,37 @@ static void test_tlp_last_segment(void)
     th_free(tb);
 }
 
+/* The same lost tail on the 4.8+ timer wheel (stack.timer.wheel: 4.8): the PTO is still armed
+ * for jiffy 42, but the wheel runs it a tick later, at 43 ms (calc_index rounds up past the
+ * expiry), so the probe goes 23 ms after the write instead of 22. The RTO it re-arms for
+ * 43 + 210 = 253 is 209 jiffies past the wheel's clock (44): level 1, whose buckets are 8
+ * jiffies, so it runs at ((253 >> 3) + 1) << 3 = 256. On the cascading wheel of the test
+ * above: 42 and 252. */
+static void test_tlp_on_the_4_8_wheel(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.tlp = true;
+    tb->stack.timer_wheel = KTIMER_WHEEL_4_8;
+    th_connect(tb, 1500);
+    exchange_10ms(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 3 * 1448);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 42);
+    th_drop(tb, 0);
+    th_run_to(tb, 43 * SIM_MS - 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 0);
+    th_run_to(tb, 43 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    th_drop(tb, 0);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 43 + 210);
+    th_run_to(tb, 256 * SIM_MS - 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 0);
+    th_run_to(tb, 256 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    th_drop(tb, 0);
+    th_free(tb);
+}
+
 /* Unsent data that cwnd holds back: the probe is one new MSS. 20 MSS written at t = 0 with no
  * RTT yet: cwnd 10 lets 10 go (two TSO skbs of 5 = cwnd/2); PTO = TCP_TIMEOUT_INIT = 1 s
  * (no SRTT), equal to the RTO -> 1000 ms. The probe is segment 11, new data: TcpOutSegs 11,
@@ -296,6 +327,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/timers/pto-several-packets", test_pto_several_packets);
     g_test_add_func("/tcp/timers/pto-clipped-by-rto", test_pto_clipped_by_rto);
     g_test_add_func("/tcp/timers/tlp-last-segment", test_tlp_last_segment);
+    g_test_add_func("/tcp/timers/tlp-on-the-4.8-wheel", test_tlp_on_the_4_8_wheel);
     g_test_add_func("/tcp/timers/tlp-new-data", test_tlp_new_data);
     g_test_add_func("/tcp/timers/tlp-loss-recovery", test_tlp_loss_recovery);
     g_test_add_func("/tcp/timers/tlp-dsack", test_tlp_dsack_no_reduction);
