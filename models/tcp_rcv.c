@@ -592,24 +592,24 @@ void tcp_store_ts_recent_if(TcpSock *tp, uint64_t seq)
 
 /* ---- ACK decisions ---- */
 
-/* __tcp_ack_snd_check (T.A.6, 4.18+ rule without SACK compression). */
+/* __tcp_ack_snd_check (T.A.6, 4.18+ rule without SACK compression). Only the ACK the first
+ * test asks for is deferred while the socket is owned (6.7+); with data out of order the
+ * kernel's path jumps to send_now past that check, so a SACK leaves at once. */
 void __tcp_ack_snd_check(TcpSock *tp, bool ofo_possible, Cpu *cpu)
 {
     bool now = (tp->rcv_nxt - tp->rcv_wup > tp->ack.rcv_mss &&
                 (tp->rcv_nxt == tp->copied_seq /* below SO_RCVLOWAT (1) */ ||
                  __tcp_select_window(tp) >= tp->rcv_wnd)) ||
                tcp_in_quickack_mode(tp) || (tp->ack.pending & ICSK_ACK_NOW);
-    if (!now && ofo_possible && !skb_queue_empty(&tp->ofo_queue))
-        now = true;
-    if (!now) {
-        tcp_send_delayed_ack(tp, cpu);
-        return;
-    }
-    if (sock_owned_by_user(&tp->sk) && tcp_stack(tp)->backlog_ack_defer) {
+    if (now && sock_owned_by_user(&tp->sk) && tcp_stack(tp)->backlog_ack_defer) {
         tp->tsq_flags |= TCPF_ACK_DEFERRED; /* 6.7+: one ACK from tcp_release_cb */
         return;
     }
-    tcp_send_ack(tp, cpu);
+    if (!now && (!ofo_possible || skb_queue_empty(&tp->ofo_queue))) {
+        tcp_send_delayed_ack(tp, cpu);
+        return;
+    }
+    tcp_send_ack(tp, cpu); /* owed now, or a SACK for out-of-order data (no compression) */
 }
 
 void tcp_ack_snd_check(TcpSock *tp, Cpu *cpu)

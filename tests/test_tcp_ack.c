@@ -144,6 +144,39 @@ static void test_ofo_immediate_ack(void)
     th_free(tb);
 }
 
+/* The same hole while the receiver owns its socket, with 6.7's ACK deferral on: the SACK for the
+ * out-of-order segment still leaves as the segment is processed from the backlog, because
+ * __tcp_ack_snd_check's out-of-order path jumps to send_now past the deferral. The segment that
+ * fills the hole warrants an ACK by the first test (two MSS unacked), which is deferred to
+ * tcp_release_cb. */
+static void test_ofo_sack_not_deferred(void)
+{
+    TcpBench *tb = bench();
+    tb->stack.backlog_ack_defer = true;
+    use_up_quickacks(tb);
+    th_run_to(tb, 30 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    Skb *first = th_take(tb, 0);
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    sk->ops->backlog_rcv(sk, th_take(tb, 0), NULL); /* the second, out of order */
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    Skb *ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->nsacks, ==, 1);
+    skb_free(tb->host[1].pool, ack);
+    sk->ops->backlog_rcv(sk, first, NULL); /* fills the hole */
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    sk->owned = false;
+    sk->ops->release_cb(sk, NULL);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, 1 + 18 * 1448);
+    g_assert_cmpuint(ack->nsacks, ==, 0);
+    skb_free(tb->host[1].pool, ack);
+    th_free(tb);
+}
+
 /* A duplicate of delivered data (sequence range entirely below rcv_nxt but not below rcv_wup
  * handled by tcp_data_queue; below rcv_wup by tcp_send_dupack): DelayedACKLost, TCPDSACKOldSent,
  * quick-ACK mode and an immediate ACK whose first block is the DSACK [seq, end_seq). */
@@ -298,6 +331,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/delayed-40ms", test_delayed_ack_40ms);
     g_test_add_func("/tcp/ack/two-full-segments", test_ack_after_two_full_segments);
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
+    g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
     g_test_add_func("/tcp/ack/dsack-duplicate", test_dsack_for_duplicate);
     g_test_add_func("/tcp/ack/delack-deferred-owned", test_delack_deferred_while_owned);
     g_test_add_func("/tcp/ack/backlog-ack-defer", test_backlog_ack_defer);
