@@ -9,7 +9,7 @@
 #        socket stalls its flow until the client's TLP and RTO fire; the RTOs come while the
 #        owner is off its CPU, by sksim's diagnosis) and "after - RTOs vanish".
 #   003: both checks. With load balancing (hosts.H.sched.load_balance) no flow is stranded on
-#        the interrupt CPU any more, and every flow gains: the timer re-arm cost is the effect.
+#        the interrupt CPU any more, and the median flow gains: the timer re-arm cost is the effect.
 #   004: three of five: netperf, sharing its CPU with the ACK softirq, drops ACKs at its
 #        backlog in "before" (6.1 Gbit/s) and none in "after". Without the tail loss probe,
 #        which 3.4 did not have, "after" is no faster (README, 004).
