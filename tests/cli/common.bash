@@ -22,6 +22,19 @@ expect_status() {
   fi
 }
 
+# expect_interrupted SIG N CMD...: run CMD in the background (stdout to $TMP/out, stderr to
+# $TMP/err), send it SIG after a second, and require exit status N (130 for INT, 143 for TERM).
+expect_interrupted() {
+  local sig="$1" want="$2" pid rc=0
+  shift 2
+  "$@" >"$TMP/out" 2>"$TMP/err" &
+  pid=$!
+  sleep 1
+  kill -s "$sig" "$pid"
+  wait "$pid" || rc=$?
+  [ "$rc" -eq "$want" ] || { cat "$TMP/err" >&2; fail "'$*' after SIG$sig: exit $rc, expected $want"; }
+}
+
 # expect_grep PATTERN FILE: an extended regex that must match a line of FILE.
 expect_grep() {
   grep -Eq -- "$1" "$2" || { cat "$2" >&2; fail "no line of $2 matches '$1'"; }

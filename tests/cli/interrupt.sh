@@ -28,14 +28,8 @@ done
 # not leave a report beside outputs it does not describe
 expect_status 0 "$SKSIM_BIN" compare "$f" --duration 60ms --set warmup=10ms --quiet --out "$TMP/re"
 [ -s "$TMP/re/compare.json" ] || fail "no compare.json from the complete compare"
-"$SKSIM_BIN" compare "$f" --duration 100000s --max-wall 60 --quiet --out "$TMP/re" \
-  >"$TMP/out" 2>"$TMP/err" &
-cpid=$!
-sleep 1
-kill -s INT "$cpid"
-rc=0
-wait "$cpid" || rc=$?
-[ "$rc" -eq 130 ] || { cat "$TMP/err" >&2; fail "interrupted compare: exit $rc"; }
+expect_interrupted INT 130 "$SKSIM_BIN" compare "$f" --duration 100000s --max-wall 60 --quiet \
+  --out "$TMP/re"
 [ ! -e "$TMP/re/compare.json" ] && [ ! -e "$TMP/re/compare.md" ] ||
   fail "an interrupted compare left the earlier report in place"
 

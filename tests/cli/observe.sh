@@ -86,14 +86,9 @@ expect_status 0 "$SKSIM_BIN" run tests/data/cli_tiny.yaml --out "$TMP/v" --quiet
 [ -s "$TMP/one.json" ] || fail "--variant after --trace FILE did not write FILE"
 
 # an interrupted run (SIGINT) still closes its trace and log: valid JSON, renamed into place
-"$SKSIM_BIN" run tests/data/cli_tiny.yaml --variant after --duration 100000s --max-wall 60 --quiet \
-  --out "$TMP/int" --trace "$TMP/int.json" --trace-window 0:1ms --log tcp >"$TMP/out" 2>"$TMP/err" &
-pid=$!
-sleep 1
-kill -s INT "$pid"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" -eq 130 ] || { cat "$TMP/err" >&2; fail "SIGINT: exit $rc, expected 130"; }
+expect_interrupted INT 130 "$SKSIM_BIN" run tests/data/cli_tiny.yaml --variant after \
+  --duration 100000s --max-wall 60 --quiet --out "$TMP/int" --trace "$TMP/int.json" \
+  --trace-window 0:1ms --log tcp
 [ -s "$TMP/int.json" ] && [ ! -e "$TMP/int.json.tmp" ] || fail "interrupted trace not in place"
 [ -e "$TMP/int/after/events.log" ] && [ ! -e "$TMP/int/after/events.log.tmp" ] ||
   fail "interrupted log not in place"
