@@ -459,7 +459,8 @@ static bool tcp_tso_should_defer_3x(TcpSock *tp, const Skb *skb)
 }
 
 /* 4.x-6.x: not in Recovery/Loss, nor when the last write is over 1 ms old (no burst to smooth)
- * or when no ACK is due within half an srtt (the oldest unacked skb left less than that ago). */
+ * or when no ACK is due soon: the oldest unacked skb's ACK, expected an srtt after it left, is
+ * more than min(srtt/2, 1 ms) away. */
 static bool tcp_tso_should_defer_4x(const TcpSock *tp, const Skb *skb, uint32_t max_segs,
                                     bool *cwnd_limited)
 {
@@ -468,7 +469,11 @@ static bool tcp_tso_should_defer_4x(const TcpSock *tp, const Skb *skb, uint32_t 
         tcp_tso_send_now(tp, skb, (uint64_t)max_segs * tp->mss_cache, &cong_win, &send_win))
         return false;
     const Skb *head = tp->rtx_queue.head;
-    if (!head || tp->tcp_mstamp - head->tx_time < (sim_time_t)(tp->srtt_us >> 4) * SIM_US)
+    if (!head)
+        return false;
+    sim_time_t srtt = (sim_time_t)tp->srtt_us * (SIM_US / 8); /* srtt_us holds 8 x srtt */
+    sim_time_t threshold = srtt / 2 < SIM_MS ? srtt / 2 : SIM_MS;
+    if ((int64_t)(head->tx_time + srtt - tp->tcp_mstamp) > (int64_t)threshold)
         return false;
     if (cong_win < send_win) {
         if (cong_win <= skb->len) {

@@ -129,6 +129,31 @@ static void test_tso_defer_4x(void)
     th_free(tb);
 }
 
+/* 4.x-6.x: the ACK counts as due when it is expected within min(srtt/2, 1 ms), not srtt/2 alone.
+ * srtt 10 ms; the rtx head left 6 ms ago and a segment 0.5 ms ago (so the last write is recent):
+ * the head's ACK is expected in 4 ms, more than 1 ms away, so the 2 MSS go at once (an srtt/2
+ * threshold of 5 ms would hold them). */
+static void test_tso_defer_4x_ack_due_within_a_ms(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.tso_defer = TCP_TSO_DEFER_4X;
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    tb->a->srtt_us = 10000u << 3;
+    th_run_to(tb, SIM_MS);
+    th_write(tb->a, 10 * 1448);
+    th_run_to(tb, SIM_MS + 5500 * SIM_US);
+    th_write(tb->a, 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    th_run_to(tb, SIM_MS + 6 * SIM_MS);
+    tb->a->snd_wnd = 13 * 1448;
+    th_write(tb->a, 20 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 3);
+    g_assert_cmpuint(tb->out[0].tail->len, ==, 2 * 1448);
+    th_free(tb);
+}
+
 /* 2.6-3.x: held for at most two jiffies from the first deferral (jiffy 1): still held at
  * jiffy 2, sent at jiffy 3. */
 static void test_tso_defer_3x(void)
@@ -153,6 +178,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tso/nagle-holds-only-the-tail", test_nagle_holds_only_the_tail);
     g_test_add_func("/tcp/tso/defer-off-sends-the-opening", test_tso_defer_off_sends_the_opening);
     g_test_add_func("/tcp/tso/defer-4x", test_tso_defer_4x);
+    g_test_add_func("/tcp/tso/defer-4x-ack-due-within-a-ms", test_tso_defer_4x_ack_due_within_a_ms);
     g_test_add_func("/tcp/tso/defer-3x", test_tso_defer_3x);
     return g_test_run();
 }
