@@ -460,7 +460,8 @@ int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu);
 int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu);
 void tcp_xmit_retransmit_queue(TcpSock *tp, Cpu *cpu);
 bool tcp_schedule_loss_probe(TcpSock *tp, bool advancing_rto, Cpu *cpu);
-void tcp_send_loss_probe(TcpSock *tp, Cpu *cpu);
+/* true when a probe went out (and TCPLossProbes counted it); else only the RTO is re-armed. */
+bool tcp_send_loss_probe(TcpSock *tp, Cpu *cpu);
 void tcp_rearm_rto(TcpSock *tp, Cpu *cpu);
 void tcp_set_xmit_timer(TcpSock *tp, Cpu *cpu);
 int64_t tcp_rto_delta_us(const TcpSock *tp);

@@ -770,15 +770,17 @@ static bool tcp_loss_probe_send(TcpSock *tp, Cpu *cpu)
 
 /* tcp_send_loss_probe (T.D.2): at most one probe per episode (tlp_high_seq); then the RTO is
  * re-armed, from now when a probe left. */
-void tcp_send_loss_probe(TcpSock *tp, Cpu *cpu)
+bool tcp_send_loss_probe(TcpSock *tp, Cpu *cpu)
 {
-    if (!tp->tlp_high_seq && tcp_loss_probe_send(tp, cpu)) {
+    bool sent = !tp->tlp_high_seq && tcp_loss_probe_send(tp, cpu);
+    if (sent) {
         tp->tlp_high_seq = tp->snd_nxt;
         tcp_count(tp, CTR_TcpExtTCPLossProbes, 1);
         tcp_diag_timer_fired(tp, false);
         tp->icsk_pending = 0;
     }
     tcp_rearm_rto(tp, cpu);
+    return sent;
 }
 
 /* ---- zero-window probes (tcp_send_probe0, tcp_write_wakeup) ---- */

@@ -102,6 +102,22 @@ static void tcp_probe_timer(TcpSock *tp, Cpu *cpu)
     tcp_send_probe0(tp, cpu);
 }
 
+/* The loss-probe timer. The "TLP" event marks a probe sent, as TCPLossProbes counts it; a
+ * firing that sends none (a probe of this episode is still out, or nothing can go) is logged. */
+static void tcp_loss_probe_timer(TcpSock *tp, Cpu *cpu)
+{
+    uint64_t una = tp->snd_una, nxt = tp->snd_nxt;
+    uint32_t packets_out = tp->packets_out, cwnd = tp->snd_cwnd;
+    const char *peer = tcp_diag_peer_name(tp);
+    if (tcp_send_loss_probe(tp, cpu))
+        SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "TLP",
+                  "snd_una=%" PRIu64 " snd_nxt=%" PRIu64 " packets_out=%u cwnd=%u peer=%s", una, nxt,
+                  packets_out, cwnd, peer);
+    else
+        SIM_LOG(tcp_host(tp), LOG_TIMER, cpu, "tlp_no_probe", "sk=%u tlp_high_seq=%" PRIu64,
+                tp->sk.port, tp->tlp_high_seq);
+}
+
 /* tcp_write_timer_handler (T.B.5): dispatch on icsk_pending. */
 void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu)
 {
@@ -119,10 +135,7 @@ void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu)
         tcp_rack_reo_timeout(tp, cpu);
         break;
     case ICSK_TIME_LOSS_PROBE:
-        SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "TLP",
-                  "snd_una=%" PRIu64 " snd_nxt=%" PRIu64 " packets_out=%u cwnd=%u peer=%s",
-                  tp->snd_una, tp->snd_nxt, tp->packets_out, tp->snd_cwnd, tcp_diag_peer_name(tp));
-        tcp_send_loss_probe(tp, cpu);
+        tcp_loss_probe_timer(tp, cpu);
         break;
     case ICSK_TIME_RETRANS:
         tp->icsk_pending = 0;
