@@ -252,15 +252,15 @@ static const ConfKey table[] = {
          "NAPI poll weight (NAPI_POLL_WEIGHT, net.core.dev_weight): 64 packets per poll."),
     HOST("tcp", "tcp.netdev_max_backlog", CONF_T_PKTS, tcp.max_backlog, "1000", "1", "1000000",
          "net.core.netdev_max_backlog: per-CPU input queue (loopback, RPS) in packets."),
-    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.tso_defer", tcp.tso_defer, "off", tso_defer_choices,
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.tso_defer", tcp.tso_defer, "4.x", tso_defer_choices,
              "tcp",
              "tcp_tso_should_defer() (\"TSO Nagle\", tcp_tso_win_divisor 3): a TSO skb the cwnd or "
              "the peer's window lets out only in part is held, unless a full TSO skb or a third of "
              "the window may go; the next ACK sends it. 3.x = the 2.6-3.x rule (in CA Open only, "
              "held at most 2 jiffies), 4.x = the 4.x-6.x rule (not in Recovery or Loss, and not "
-             "when the last write is over 1 ms old or no ACK is due within srtt/2). Linux has always "
-             "deferred; sksim's default is off because its seed scenarios were derived without it, "
-             "and with it seed 004's sender no longer drops ACKs (README, 'Not modelled')."),
+             "when the last write is over 1 ms old or the oldest unacked skb's ACK is due more "
+             "than min(srtt/2, 1 ms) from now), off = never defer (no Linux kernel; for "
+             "experiments)."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.win_scaling", tcp.win_scaling, "scaling_ratio",
              win_scaling_choices, "tcp",
              "Share of sk_rcvbuf advertised as window (tcp_win_from_space): adv_win_scale_2 = 3/4 "

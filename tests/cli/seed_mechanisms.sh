@@ -15,9 +15,10 @@
 #       so far that the sender's backlog never reaches even the smaller limit.
 # And where the 004 sender runs decides whether it drops ACKs at all: the NIC softirq that
 # brings the ACKs also interrupts a netperf on its CPU, so netperf owns its socket for longer
-# and the 87380-byte backlog overflows; on a CPU of its own netperf's copies are too short
-# (README, "Seed 004"). A model in which softirq time did not lengthen the owner's hold, or in
-# which the backlog ignored its limit, breaks one half.
+# and the 87380-byte backlog overflows now and then (with 3.4's TSO deferral, a few dozen ACKs
+# in 400 ms; without it, thousands); on a CPU of its own netperf's copies are too short and
+# none is dropped (README, "Seed 004"). A model in which softirq time did not lengthen the
+# owner's hold, or in which the backlog ignored its limit, breaks one half.
 source "$(dirname "$0")/common.bash"
 
 # counters_fp FILE SETS...: the counter fingerprint of each variant, one line each
@@ -49,6 +50,6 @@ sender_drops() {
 }
 with_irq=$(sender_drops 0)
 apart=$(sender_drops 1)
-[ "$with_irq" -gt 1000 ] || fail "backlog-limit: netperf on the ACK softirq's CPU dropped only $with_irq ACKs"
+[ "$with_irq" -gt 0 ] || fail "backlog-limit: netperf on the ACK softirq's CPU dropped only $with_irq ACKs"
 [ "$apart" -eq 0 ] || fail "backlog-limit: netperf on a CPU of its own dropped $apart ACKs"
 echo ok
