@@ -183,6 +183,13 @@ struct TcpSock {
     Cpu *rtx_timer_cpu, *delack_timer_cpu;
     SoftirqWork rtx_work, delack_work, tsq_work;
     Cpu *tsq_cpu;
+    /* SACK compression (4.18+, hosts.H.tcp.comp_sack_nr): ACKs held, the hrtimer that sends one */
+    uint32_t compressed_ack;
+    uint8_t dup_ack_counter;       /* ACKs sent at once for compressed_ack_rcv_nxt (up to 3) */
+    uint64_t compressed_ack_rcv_nxt;
+    SimEvent compressed_ack_timer; /* HRTIMER_MODE_REL_PINNED_SOFT: runs on comp_ack_cpu */
+    Cpu *comp_ack_cpu;
+    SoftirqWork comp_ack_work;
     uint8_t icsk_pending;
     uint64_t icsk_timeout;         /* jiffies */
     uint32_t icsk_rto;             /* jiffies */
@@ -490,6 +497,9 @@ void inet_csk_reset_xmit_timer(TcpSock *tp, uint8_t what, uint64_t when, uint64_
 void inet_csk_clear_xmit_timer(TcpSock *tp, uint8_t what);
 void tcp_write_timer_handler(TcpSock *tp, Cpu *cpu);
 void tcp_delack_timer_handler(TcpSock *tp, Cpu *cpu);
+bool tcp_sack_compress_hold(TcpSock *tp, Cpu *cpu);
+void tcp_sack_compress_send_ack(TcpSock *tp, Cpu *cpu);
+void tcp_sack_compress_ack_sent(TcpSock *tp);
 void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu);
 
 /* ---- tcp_diag.c ---- */

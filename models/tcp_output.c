@@ -95,6 +95,7 @@ static void tcp_dec_quickack_mode(TcpSock *tp)
 /* tcp_event_ack_sent (T.A.9): every segment carrying an ACK clears the delayed ACK, lazily. */
 static void tcp_event_ack_sent(TcpSock *tp)
 {
+    tcp_sack_compress_ack_sent(tp);
     tcp_dec_quickack_mode(tp);
     inet_csk_clear_xmit_timer(tp, ICSK_TIME_DACK);
 }

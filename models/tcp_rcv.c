@@ -411,8 +411,9 @@ static void tcp_sack_maybe_coalesce(TcpSock *tp)
     }
 }
 
-/* tcp_sack_new_ofo_skb: the block holding the new data moves to the front. */
-static void tcp_sack_new_ofo_skb(TcpSock *tp, uint64_t seq, uint64_t end_seq)
+/* tcp_sack_new_ofo_skb: the block holding the new data moves to the front. With the table full
+ * the oldest block is forgotten, after a held (compressed) ACK has reported it. */
+static void tcp_sack_new_ofo_skb(TcpSock *tp, uint64_t seq, uint64_t end_seq, Cpu *cpu)
 {
     for (unsigned i = 0; i < tp->num_sacks; i++) {
         if (tcp_sack_extend(&tp->selective_acks[i], seq, end_seq)) {
@@ -424,6 +425,8 @@ static void tcp_sack_new_ofo_skb(TcpSock *tp, uint64_t seq, uint64_t end_seq)
             return;
         }
     }
+    if (tp->num_sacks >= SKB_MAX_SACKS)
+        tcp_sack_compress_send_ack(tp, cpu);
     unsigned n = tp->num_sacks < SKB_MAX_SACKS ? tp->num_sacks : SKB_MAX_SACKS - 1;
     for (unsigned i = n; i > 0; i--)
         tp->selective_acks[i] = tp->selective_acks[i - 1];
@@ -494,7 +497,7 @@ static void tcp_ofo_queue(TcpSock *tp)
 }
 
 /* tcp_data_queue_ofo: insert in sequence order; data already held is dropped (DSACK). */
-static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb)
+static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     tp->pred_ok = false;
     tp->ack.pending |= ICSK_ACK_SCHED;
@@ -511,7 +514,7 @@ static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb)
         tp->sk.rmem_alloc += skb->truesize;
     }
     if (tcp_is_sack(tp))
-        tcp_sack_new_ofo_skb(tp, seq, end_seq);
+        tcp_sack_new_ofo_skb(tp, seq, end_seq, cpu);
     if (tcp_drs_2025(tp))
         tcp_rcvbuf_grow(tp, tp->rcvq_space.space); /* 63ad7dfedfae: provision the ofo span */
 }
@@ -568,7 +571,7 @@ void tcp_data_queue(TcpSock *tp, Skb *skb, Cpu *cpu)
         tcp_data_queue_in_order(tp, skb, cpu);
         return;
     }
-    tcp_data_queue_ofo(tp, skb);
+    tcp_data_queue_ofo(tp, skb, cpu);
 }
 
 /* tcp_send_dupack: out-of-window segment, ACK at once (not deferred). */
@@ -592,9 +595,9 @@ void tcp_store_ts_recent_if(TcpSock *tp, uint64_t seq)
 
 /* ---- ACK decisions ---- */
 
-/* __tcp_ack_snd_check (T.A.6, 4.18+ rule without SACK compression). Only the ACK the first
- * test asks for is deferred while the socket is owned (6.7+); with data out of order the
- * kernel's path jumps to send_now past that check, so a SACK leaves at once. */
+/* __tcp_ack_snd_check (T.A.6, 4.18+). Only the ACK the first test asks for is deferred while the
+ * socket is owned (6.7+); with data out of order the kernel's path jumps to send_now past that
+ * check, so a SACK leaves at once unless SACK compression holds it (tcp_sack_compress_hold). */
 void __tcp_ack_snd_check(TcpSock *tp, bool ofo_possible, Cpu *cpu)
 {
     bool now = (tp->rcv_nxt - tp->rcv_wup > tp->ack.rcv_mss &&
@@ -609,7 +612,9 @@ void __tcp_ack_snd_check(TcpSock *tp, bool ofo_possible, Cpu *cpu)
         tcp_send_delayed_ack(tp, cpu);
         return;
     }
-    tcp_send_ack(tp, cpu); /* owed now, or a SACK for out-of-order data (no compression) */
+    if (!now && tcp_sack_compress_hold(tp, cpu))
+        return;
+    tcp_send_ack(tp, cpu); /* owed now, or a SACK for out-of-order data */
 }
 
 void tcp_ack_snd_check(TcpSock *tp, Cpu *cpu)

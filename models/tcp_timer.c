@@ -168,6 +168,11 @@ static void tcp_prequeue_flush(TcpSock *tp, Cpu *cpu)
 /* tcp_delack_timer_handler (T.A.10, modern). */
 void tcp_delack_timer_handler(TcpSock *tp, Cpu *cpu)
 {
+    if (tp->compressed_ack) { /* the SACK compression case (4.18+) */
+        tp->tcp_mstamp = sim_now(tcp_sim(tp));
+        tcp_sack_compress_send_ack(tp, cpu);
+        return;
+    }
     if (!(tp->ack.pending & ICSK_ACK_TIMER))
         return;
     if (tp->ack.timeout > tcp_jiffies(tp)) {
@@ -215,8 +220,8 @@ static bool tcp_delack_timer_run(SoftirqWork *w, Cpu *cpu)
 {
     TcpSock *tp = w->ctx;
     tcp_charge(tp, cpu, COST_TCP_TIMER);
-    /* 6.x: no ACK owed (lazily cleared) -> return without the socket lock */
-    if (!(tp->ack.pending & ICSK_ACK_TIMER))
+    /* 6.x: no ACK owed (lazily cleared) and none compressed -> return without the socket lock */
+    if (!(tp->ack.pending & ICSK_ACK_TIMER) && !tp->compressed_ack)
         return false;
     if (sock_owned_by_user(&tp->sk)) {
         tcp_count(tp, CTR_TcpExtDelayedACKLocked, 1);
@@ -253,6 +258,87 @@ static void tcp_pace_kick(Sim *sim, void *ctx)
     cpu_raise_softirq(tp->pacing_cpu, &tp->tsq_work);
 }
 
+/* ---- SACK compression (4.18+, hosts.H.tcp.comp_sack_nr) ---- */
+
+/* __tcp_ack_snd_check's out-of-order tail: true when this SACK is held for the compressed-ACK
+ * hrtimer. The first TCP_FASTRETRANS_THRESH ACKs for one rcv_nxt go at once (the sender needs
+ * them to count dupthresh); later ones wait min(comp_sack_delay, 5 % of the smaller of the
+ * receiver's RTT and srtt), and the timer's range (comp_sack_slack), up to comp_sack_nr. */
+bool tcp_sack_compress_hold(TcpSock *tp, Cpu *cpu)
+{
+    const TcpConf *c = tcp_conf(tp);
+    if (!tcp_is_sack(tp) || tp->compressed_ack >= c->comp_sack_nr)
+        return false;
+    if (tp->compressed_ack_rcv_nxt != tp->rcv_nxt) {
+        tp->compressed_ack_rcv_nxt = tp->rcv_nxt;
+        tp->dup_ack_counter = 0;
+    }
+    if (tp->dup_ack_counter < TCP_FASTRETRANS_THRESH) {
+        tp->dup_ack_counter++;
+        return false;
+    }
+    tp->compressed_ack++;
+    if (sim_event_pending(&tp->compressed_ack_timer))
+        return true;
+    uint64_t rtt8 = tp->rcv_rtt_us; /* both hold 8 x us */
+    if (tp->srtt_us && tp->srtt_us < rtt8)
+        rtt8 = tp->srtt_us;
+    sim_time_t delay = (sim_time_t)(rtt8 * (SIM_US / 8) / 20);
+    if (delay > c->comp_sack_delay_ns)
+        delay = c->comp_sack_delay_ns;
+    tp->comp_ack_cpu = cpu;
+    sim_schedule_at(tcp_sim(tp), &tp->compressed_ack_timer,
+                    sim_now(tcp_sim(tp)) + delay + c->comp_sack_slack_ns);
+    return true;
+}
+
+/* tcp_sack_compress_send_ack: send the held ACK now (the delayed-ACK handler, a full SACK
+ * table); the ACKs it stands for, less itself, count as compressed. */
+void tcp_sack_compress_send_ack(TcpSock *tp, Cpu *cpu)
+{
+    if (!tp->compressed_ack)
+        return;
+    sim_cancel(tcp_sim(tp), &tp->compressed_ack_timer);
+    tp->compressed_ack--;
+    tcp_send_ack(tp, cpu);
+}
+
+/* From tcp_event_ack_sent: any ACK leaving carries the latest SACK blocks, so the held ones
+ * are saved (TcpExtTCPAckCompressed) and the timer is no longer needed. */
+void tcp_sack_compress_ack_sent(TcpSock *tp)
+{
+    if (!tp->compressed_ack)
+        return;
+    tcp_count(tp, CTR_TcpExtTCPAckCompressed, tp->compressed_ack);
+    tp->compressed_ack = 0;
+    sim_cancel(tcp_sim(tp), &tp->compressed_ack_timer);
+}
+
+static void tcp_comp_ack_fire(Sim *sim, void *ctx)
+{
+    TcpSock *tp = ctx;
+    (void)sim;
+    cpu_raise_softirq(tp->comp_ack_cpu, &tp->comp_ack_work);
+}
+
+/* tcp_compressed_ack_kick, in the hrtimer softirq of the CPU that armed it; while the socket is
+ * owned, tcp_release_cb runs the delayed-ACK handler, which sends the held ACK first. */
+static bool tcp_comp_ack_run(SoftirqWork *w, Cpu *cpu)
+{
+    TcpSock *tp = w->ctx;
+    tcp_charge(tp, cpu, COST_TCP_TIMER);
+    if (sock_owned_by_user(&tp->sk)) {
+        tp->tsq_flags |= TCPF_DELACK_TIMER_DEFERRED;
+        return false;
+    }
+    if (tp->compressed_ack) {
+        tp->tcp_mstamp = sim_now(tcp_sim(tp));
+        tp->compressed_ack--; /* the ACK that goes is not one saved */
+        tcp_send_ack(tp, cpu);
+    }
+    return false;
+}
+
 void tcp_init_xmit_timers(TcpSock *tp)
 {
     KTimerWheel wheel = tcp_stack(tp)->timer_wheel;
@@ -263,6 +349,8 @@ void tcp_init_xmit_timers(TcpSock *tp)
     softirq_work_init(&tp->rtx_work, SOFTIRQ_TIMER, tcp_write_timer_run, tp);
     softirq_work_init(&tp->delack_work, SOFTIRQ_TIMER, tcp_delack_timer_run, tp);
     sim_event_init(&tp->pacing_timer, tcp_pace_kick, tp, EVK_PACING, tp->sk.conn);
+    sim_event_init(&tp->compressed_ack_timer, tcp_comp_ack_fire, tp, EVK_COMP_SACK, tp->sk.conn);
+    softirq_work_init(&tp->comp_ack_work, SOFTIRQ_TIMER, tcp_comp_ack_run, tp);
 }
 
 void tcp_stop_timers(TcpSock *tp)
@@ -270,4 +358,5 @@ void tcp_stop_timers(TcpSock *tp)
     ktimer_del(tcp_sim(tp), &tp->rtx_timer);
     ktimer_del(tcp_sim(tp), &tp->delack_timer);
     sim_cancel(tcp_sim(tp), &tp->pacing_timer);
+    sim_cancel(tcp_sim(tp), &tp->compressed_ack_timer);
 }

@@ -236,6 +236,18 @@ static const ConfKey table[] = {
          "receiver's autotuning RTT, the sender's fallback) become us-exact."),
     HOST("tcp", "tcp.tlp", CONF_T_BOOL, tcp.tlp, "true", NULL, NULL,
          "Tail loss probe: net.ipv4.tcp_early_retrans=3 (3.10+)."),
+    HOST("tcp", "tcp.comp_sack_nr", CONF_T_U32, tcp.comp_sack_nr, "44", "0", "255",
+         "SACK compression (4.18+), net.ipv4.tcp_comp_sack_nr: with data out of order, the first 3 "
+         "ACKs for one rcv_nxt leave at once (TCP_FASTRETRANS_THRESH); later ones are held by an "
+         "hrtimer of min(comp_sack_delay, 5 % of the smaller of the receiver RTT and srtt) plus "
+         "comp_sack_slack, up to this many, and one ACK then carries the latest SACK blocks "
+         "(TcpExtTCPAckCompressed counts the ACKs saved). 0 = off, as every kernel before 4.18."),
+    HOST("tcp", "tcp.comp_sack_delay", CONF_T_DURATION, tcp.comp_sack_delay_ns, "1ms", "0", "1s",
+         "net.ipv4.tcp_comp_sack_delay_ns: the longest a compressed SACK waits (1 ms)."),
+    HOST("tcp", "tcp.comp_sack_slack", CONF_T_DURATION, tcp.comp_sack_slack_ns, "100us", "0", "1s",
+         "net.ipv4.tcp_comp_sack_slack_ns: the hrtimer's range (100 us). The model fires the timer "
+         "at the end of its range; a kernel runs it earlier when another hrtimer interrupt (the "
+         "tick) falls inside the range."),
     HOST("tcp", "tcp.limit_output_bytes", CONF_T_SIZE, tcp.limit_output_bytes, "1MiB", "1", "1GiB",
          "TSQ cap net.ipv4.tcp_limit_output_bytes: 1 MiB now (256 KiB from 2015, 128 KiB from 2012)."),
     HOST("tcp", "tcp.pacing", CONF_T_BOOL, tcp.pacing, "false", NULL, NULL,

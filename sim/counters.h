@@ -34,6 +34,7 @@
     X(TcpExtDelayedACKs)                                                                        \
     X(TcpExtDelayedACKLocked)                                                                   \
     X(TcpExtDelayedACKLost)                                                                     \
+    X(TcpExtTCPAckCompressed)                                                                   \
     X(TcpExtTCPPureAcks)                                                                        \
     X(TcpExtTCPHPAcks)                                                                          \
     X(TcpExtTCPBacklogDrop)                                                                     \

@@ -19,7 +19,8 @@
     X(EVK_WARMUP, "warmup")                                                                     \
     X(EVK_NIC_IRQ, "nic_irq")                                                                   \
     X(EVK_PACING, "pacing")                                                                     \
-    X(EVK_TASK_WAKE, "task_wake")
+    X(EVK_TASK_WAKE, "task_wake")                                                               \
+    X(EVK_COMP_SACK, "comp_sack")
 
 enum {
 #define SIM_EVKIND_ENUM(id, name) id,

@@ -324,6 +324,86 @@ static void test_quickack_route(void)
     g_assert_cmpuint(after, ==, 1);
 }
 
+/* SACK compression (4.18+, tcp.comp_sack_nr 44, delay 1 ms, slack 100 us). Eight segments at
+ * 30 ms, the first lost: the first three out-of-order arrivals are SACKed at once (the sender
+ * counts them toward dupthresh), the other four are held. The hrtimer waits min(1 ms, 5 % of
+ * the RTT) plus the 100 us slack, then one ACK leaves, carrying the SACK block of all seven; it
+ * stands for four, so three count as compressed. */
+static void test_sack_compression(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.comp_sack_nr = 44;
+    tb->conf[1].tcp.comp_sack_delay_ns = SIM_MS;
+    tb->conf[1].tcp.comp_sack_slack_ns = 100 * SIM_US;
+    th_connect(tb, 1500);
+    use_up_quickacks(tb);
+    th_run_to(tb, 30 * SIM_MS);
+    for (int i = 0; i < 8; i++)
+        th_write(tb->a, 1448); /* one segment each */
+    g_assert_cmpuint(th_pending(tb, 0), ==, 8);
+    th_drop(tb, 0);
+    uint64_t first = 1 + 16 * 1448;
+    for (int i = 1; i < 8; i++) {
+        th_deliver(tb, 0);
+        g_assert_cmpuint(th_pending(tb, 1), ==, i <= 3 ? (uint32_t)i : 3u);
+    }
+    g_assert_cmpuint(tb->b->compressed_ack, ==, 4);
+    /* the kernel's delay: min(1 ms, rtt_us * (1000 >> 3) / 20 ns), rtt the smaller of the
+     * receiver RTT and srtt (both 8 x us), armed at the fourth arrival (30 ms) */
+    uint64_t rtt8 = tb->b->rcv_rtt_us;
+    if (tb->b->srtt_us && tb->b->srtt_us < rtt8)
+        rtt8 = tb->b->srtt_us;
+    sim_time_t delay = (sim_time_t)(rtt8 * 125 / 20);
+    if (delay > SIM_MS)
+        delay = SIM_MS;
+    sim_time_t fire = 30 * SIM_MS + delay + 100 * SIM_US;
+    th_run_to(tb, fire - 1);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 3);
+    th_run_to(tb, fire);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 4);
+    for (int i = 0; i < 3; i++)
+        skb_free(tb->host[1].pool, th_take(tb, 1));
+    Skb *ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, first);
+    g_assert_cmpuint(ack->nsacks, ==, 1);
+    g_assert_cmpuint(ack->sack[0].start, ==, first + 1448);
+    g_assert_cmpuint(ack->sack[0].end, ==, first + 8 * 1448);
+    skb_free(tb->host[1].pool, ack);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPAckCompressed), ==, 3);
+    th_free(tb);
+}
+
+/* Any ACK that leaves ends the compression: the lost segment arrives while four SACKs are held,
+ * fills the hole and is ACKed at once (ICSK_ACK_NOW); the four count as compressed and the
+ * timer sends nothing more. With tcp.comp_sack_nr 0 (kernels before 4.18) all seven
+ * out-of-order arrivals are SACKed at once. */
+static void test_sack_compression_ended_by_an_ack(void)
+{
+    for (uint32_t nr = 0; nr <= 44; nr += 44) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.comp_sack_nr = nr;
+        tb->conf[1].tcp.comp_sack_delay_ns = SIM_MS;
+        tb->conf[1].tcp.comp_sack_slack_ns = 100 * SIM_US;
+        th_connect(tb, 1500);
+        use_up_quickacks(tb);
+        th_run_to(tb, 30 * SIM_MS);
+        for (int i = 0; i < 8; i++)
+            th_write(tb->a, 1448);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 8);
+        Skb *lost = th_take(tb, 0);
+        for (int i = 1; i < 8; i++)
+            th_deliver(tb, 0);
+        g_assert_cmpuint(th_pending(tb, 1), ==, nr ? 3 : 7);
+        th_deliver_skb(tb, 0, lost);
+        g_assert_cmpuint(th_pending(tb, 1), ==, nr ? 4 : 8);
+        th_run_to(tb, 35 * SIM_MS);
+        g_assert_cmpuint(th_pending(tb, 1), ==, nr ? 4 : 8);
+        g_assert_cmpuint(tb->out[1].tail->ack_seq, ==, 1 + 24 * 1448);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPAckCompressed), ==, nr ? 4 : 0);
+        th_free(tb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -332,6 +412,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/two-full-segments", test_ack_after_two_full_segments);
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
+    g_test_add_func("/tcp/ack/sack-compression", test_sack_compression);
+    g_test_add_func("/tcp/ack/sack-compression-ended-by-an-ack", test_sack_compression_ended_by_an_ack);
     g_test_add_func("/tcp/ack/dsack-duplicate", test_dsack_for_duplicate);
     g_test_add_func("/tcp/ack/delack-deferred-owned", test_delack_deferred_while_owned);
     g_test_add_func("/tcp/ack/backlog-ack-defer", test_backlog_ack_defer);
