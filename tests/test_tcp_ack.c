@@ -404,6 +404,37 @@ static void test_sack_compression_ended_by_an_ack(void)
     }
 }
 
+/* The compressed-ACK timer fires while the socket is owned: like the delayed-ACK timer it is
+ * deferred (TCP_DELACK_TIMER_DEFERRED), and tcp_release_cb's delayed-ACK handler sends the
+ * held ACK first (tcp_sack_compress_send_ack): one ACK, three counted as compressed. */
+static void test_sack_compression_deferred_while_owned(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.comp_sack_nr = 44;
+    tb->conf[1].tcp.comp_sack_delay_ns = SIM_MS;
+    tb->conf[1].tcp.comp_sack_slack_ns = 100 * SIM_US;
+    th_connect(tb, 1500);
+    use_up_quickacks(tb);
+    th_run_to(tb, 30 * SIM_MS);
+    for (int i = 0; i < 8; i++)
+        th_write(tb->a, 1448);
+    th_drop(tb, 0);
+    for (int i = 1; i < 8; i++)
+        th_deliver(tb, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 3);
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    th_run_to(tb, 32 * SIM_MS);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 3);
+    g_assert_cmpuint(tb->b->compressed_ack, ==, 4);
+    sk->owned = false;
+    sk->ops->release_cb(sk, NULL);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 4);
+    g_assert_cmpuint(tb->out[1].tail->nsacks, ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPAckCompressed), ==, 3);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -414,6 +445,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
     g_test_add_func("/tcp/ack/sack-compression", test_sack_compression);
     g_test_add_func("/tcp/ack/sack-compression-ended-by-an-ack", test_sack_compression_ended_by_an_ack);
+    g_test_add_func("/tcp/ack/sack-compression-deferred-while-owned",
+                    test_sack_compression_deferred_while_owned);
     g_test_add_func("/tcp/ack/dsack-duplicate", test_dsack_for_duplicate);
     g_test_add_func("/tcp/ack/delack-deferred-owned", test_delack_deferred_while_owned);
     g_test_add_func("/tcp/ack/backlog-ack-defer", test_backlog_ack_defer);
