@@ -114,7 +114,10 @@ def tcp_lines(r):
              f"      sack: {flag(r, .8)}", f"      timestamps: {flag(r, .8)}",
              f"      tlp: {flag(r, .8)}", f"      pacing: {flag(r, .3)}",
              f"      window_counts_backlog: {flag(r, .7)}",
-             f"      quickack_route: {flag(r, .2)}"]
+             f"      quickack_route: {flag(r, .2)}",
+             f"      comp_sack_nr: {r.choice([0, 1, 44, 44, 255])}",
+             f"      comp_sack_delay: {r.choice(['0', '50us', '1ms'])}",
+             f"      comp_sack_slack: {r.choice(['0', '100us'])}"]
     if r.random() < 0.3:
         lines += [f"      netdev_budget: {r.choice([1, 8, 300])}",
                   f"      netdev_budget_usecs: {r.choice(['1us', '100us', '2000us'])}",
