@@ -180,11 +180,12 @@ void tcp_send_ack(TcpSock *tp, Cpu *cpu)
 }
 
 /* tcp_delack_max (T.A.8 step 3): TCP_DELACK_MAX, capped at rto_min - 1 jiffy when the route
- * locks rto_min (bbf80d713fe7); a non-default hosts.H.tcp.rto_min stands for such a route. */
+ * locks rto_min (bbf80d713fe7, 6.7+: hosts.H.tcp.delack_from_rto_min); a non-default
+ * hosts.H.tcp.rto_min stands for such a route. */
 static uint32_t tcp_delack_max(const TcpSock *tp)
 {
     uint32_t dmax = tcp_delack_max_j(tp);
-    if (tcp_conf(tp)->rto_min_ns != 200 * SIM_MS) {
+    if (tcp_conf(tp)->delack_from_rto_min && tcp_conf(tp)->rto_min_ns != 200 * SIM_MS) {
         uint32_t from_rto_min = tcp_rto_min(tp) > 1 ? tcp_rto_min(tp) - 1 : 1;
         if (from_rto_min < dmax)
             dmax = from_rto_min;

@@ -214,6 +214,11 @@ static const ConfKey table[] = {
          "[] = CPU (irq_cpu + i) mod cpus. Every CPU must exist on the host."),
     HOST("tcp", "tcp.rto_min", CONF_T_DURATION, tcp.rto_min_ns, "200ms", "1ms", "120s",
          "Minimum RTO: TCP_RTO_MIN = HZ/5 = 200 ms (ip route rto_min)."),
+    HOST("tcp", "tcp.delack_from_rto_min", CONF_T_BOOL, tcp.delack_from_rto_min, "true", NULL, NULL,
+         "A route's rto_min also caps the delayed ACK at rto_min - 1 jiffy (\"tcp: derive "
+         "delack_max from rto_min\", bbf80d713fe7, 6.7): with rto_min 5ms a delayed ACK waits at "
+         "most 4 ms. Applies when tcp.rto_min is not the default 200ms. false = kernels before "
+         "6.7, where a delayed ACK could outlast a low rto_min."),
     HOST("tcp", "tcp.rcvbuf", CONF_T_SIZE, tcp.rcvbuf, "131072", "4608", "1GiB",
          "Initial sk_rcvbuf = tcp_rmem[1]: 131072 since 4.20 (87380 before)."),
     HOST("tcp", "tcp.sndbuf", CONF_T_SIZE, tcp.sndbuf, "16384", "4608", "1GiB",

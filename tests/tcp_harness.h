@@ -37,7 +37,8 @@ static inline void th_tcp_conf(TcpConf *t)
                     .netdev_budget_ns = 2 * SIM_MS, .napi_weight = 64, .max_backlog = 1000,
                     /* the benches' hand computations advertise half the buffer (3.5-6.4);
                      * test_tcp_window.c covers the other eras and the 6.5+ scaling_ratio */
-                    .win_scaling = TCP_WIN_ADV_WIN_SCALE_1, .window_counts_backlog = true };
+                    .win_scaling = TCP_WIN_ADV_WIN_SCALE_1, .window_counts_backlog = true,
+                    .delack_from_rto_min = true };
 }
 
 static inline void th_capture(void *ctx, Skb *skb, Cpu *cpu)

@@ -435,6 +435,28 @@ static void test_sack_compression_deferred_while_owned(void)
     th_free(tb);
 }
 
+/* A route rto_min of 5 ms caps the delayed ACK at rto_min - 1 = 4 jiffies (6.7+, "tcp: derive
+ * delack_max from rto_min"): the lone segment of test_delayed_ack_40ms, sent at 20 ms, is ACKed
+ * at 24 ms instead of 60. Before 6.7 (delack_from_rto_min false) it still waits until 60 ms. */
+static void test_delack_capped_by_rto_min(void)
+{
+    for (int cap = 1; cap >= 0; cap--) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.rto_min_ns = 5 * SIM_MS;
+        tb->conf[1].tcp.delack_from_rto_min = cap;
+        th_connect(tb, 1500);
+        use_up_quickacks(tb);
+        th_run_to(tb, 20 * SIM_MS);
+        send_and_deliver(tb, 100);
+        sim_time_t due = (cap ? 24 : 60) * SIM_MS;
+        th_run_to(tb, due - 1);
+        g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+        th_run_to(tb, due);
+        g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+        th_free(tb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -443,6 +465,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/two-full-segments", test_ack_after_two_full_segments);
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
+    g_test_add_func("/tcp/ack/delack-capped-by-rto-min", test_delack_capped_by_rto_min);
     g_test_add_func("/tcp/ack/sack-compression", test_sack_compression);
     g_test_add_func("/tcp/ack/sack-compression-ended-by-an-ack", test_sack_compression_ended_by_an_ack);
     g_test_add_func("/tcp/ack/sack-compression-deferred-while-owned",
