@@ -324,15 +324,12 @@ static void test_quickack_route(void)
     g_assert_cmpuint(after, ==, 1);
 }
 
-/* SACK compression (4.18+, tcp.comp_sack_nr 44, delay 1 ms, slack 100 us). Eight segments at
- * 30 ms, the first lost: the first three out-of-order arrivals are SACKed at once (the sender
- * counts them toward dupthresh), the other four are held. The hrtimer waits min(1 ms, 5 % of
- * the RTT) plus the 100 us slack, then one ACK leaves, carrying the SACK block of all seven; it
- * stands for four, so three count as compressed. */
-static void test_sack_compression(void)
+/* The SACK-compression benches: b compresses up to nr (delay 1 ms, slack 100 us); after the
+ * quick ACKs, a writes eight one-segment skbs at 30 ms, all still captured. */
+static TcpBench *comp_sack_bench(uint32_t nr)
 {
     TcpBench *tb = th_new();
-    tb->conf[1].tcp.comp_sack_nr = 44;
+    tb->conf[1].tcp.comp_sack_nr = nr;
     tb->conf[1].tcp.comp_sack_delay_ns = SIM_MS;
     tb->conf[1].tcp.comp_sack_slack_ns = 100 * SIM_US;
     th_connect(tb, 1500);
@@ -341,6 +338,17 @@ static void test_sack_compression(void)
     for (int i = 0; i < 8; i++)
         th_write(tb->a, 1448); /* one segment each */
     g_assert_cmpuint(th_pending(tb, 0), ==, 8);
+    return tb;
+}
+
+/* SACK compression (4.18+, tcp.comp_sack_nr 44, delay 1 ms, slack 100 us). Eight segments at
+ * 30 ms, the first lost: the first three out-of-order arrivals are SACKed at once (the sender
+ * counts them toward dupthresh), the other four are held. The hrtimer waits min(1 ms, 5 % of
+ * the RTT) plus the 100 us slack, then one ACK leaves, carrying the SACK block of all seven; it
+ * stands for four, so three count as compressed. */
+static void test_sack_compression(void)
+{
+    TcpBench *tb = comp_sack_bench(44);
     th_drop(tb, 0);
     uint64_t first = 1 + 16 * 1448;
     for (int i = 1; i < 8; i++) {
@@ -380,16 +388,7 @@ static void test_sack_compression(void)
 static void test_sack_compression_ended_by_an_ack(void)
 {
     for (uint32_t nr = 0; nr <= 44; nr += 44) {
-        TcpBench *tb = th_new();
-        tb->conf[1].tcp.comp_sack_nr = nr;
-        tb->conf[1].tcp.comp_sack_delay_ns = SIM_MS;
-        tb->conf[1].tcp.comp_sack_slack_ns = 100 * SIM_US;
-        th_connect(tb, 1500);
-        use_up_quickacks(tb);
-        th_run_to(tb, 30 * SIM_MS);
-        for (int i = 0; i < 8; i++)
-            th_write(tb->a, 1448);
-        g_assert_cmpuint(th_pending(tb, 0), ==, 8);
+        TcpBench *tb = comp_sack_bench(nr);
         Skb *lost = th_take(tb, 0);
         for (int i = 1; i < 8; i++)
             th_deliver(tb, 0);
@@ -409,15 +408,7 @@ static void test_sack_compression_ended_by_an_ack(void)
  * held ACK first (tcp_sack_compress_send_ack): one ACK, three counted as compressed. */
 static void test_sack_compression_deferred_while_owned(void)
 {
-    TcpBench *tb = th_new();
-    tb->conf[1].tcp.comp_sack_nr = 44;
-    tb->conf[1].tcp.comp_sack_delay_ns = SIM_MS;
-    tb->conf[1].tcp.comp_sack_slack_ns = 100 * SIM_US;
-    th_connect(tb, 1500);
-    use_up_quickacks(tb);
-    th_run_to(tb, 30 * SIM_MS);
-    for (int i = 0; i < 8; i++)
-        th_write(tb->a, 1448);
+    TcpBench *tb = comp_sack_bench(44);
     th_drop(tb, 0);
     for (int i = 1; i < 8; i++)
         th_deliver(tb, 0);
