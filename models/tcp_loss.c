@@ -146,7 +146,9 @@ void tcp_enter_recovery(TcpSock *tp)
 /* ---- RTO: the Loss state (T.C.5) ---- */
 
 /* tcp_timeout_mark_lost: all outstanding data is lost, except (RACK) skbs sent within the
- * last RACK RTT; sacked marks are dropped if the head itself is sacked (reneging). */
+ * last RACK RTT; sacked marks are dropped if the head itself is sacked (reneging). Without SACK
+ * the duplicate-ACK count goes too (tcp_reset_reno_sack): every skb is now lost, and a count
+ * kept beside them would take in flight below zero. */
 static void tcp_timeout_mark_lost(TcpSock *tp)
 {
     Skb *head = tp->rtx_queue.head;
@@ -154,6 +156,8 @@ static void tcp_timeout_mark_lost(TcpSock *tp)
     if (is_reneg) {
         for (Skb *skb = head; skb; skb = skb->next)
             skb->sacked &= (uint8_t)~TCPCB_SACKED_ACKED;
+        tp->sacked_out = 0;
+    } else if (!tcp_is_sack(tp)) {
         tp->sacked_out = 0;
     }
     for (Skb *skb = head; skb; skb = skb->next) {
@@ -263,7 +267,11 @@ static bool tcp_try_undo_dsack(TcpSock *tp)
     return true;
 }
 
-/* tcp_process_loss (RFC 5682, SACK-enhanced F-RTO). */
+static void tcp_add_reno_sack(TcpSock *tp, uint32_t num_dupack);
+
+/* tcp_process_loss (RFC 5682, SACK-enhanced F-RTO). Without SACK, a duplicate ACK after F-RTO's
+ * new data went out means that data arrived: counting it lowers in flight and clocks out the
+ * next retransmission; an ACK that advances snd_una clears the count. */
 static void tcp_process_loss(TcpSock *tp, int flag, uint32_t num_dupack, int *rexmit)
 {
     bool recovered = tp->snd_una >= tp->high_seq;
@@ -290,18 +298,32 @@ static void tcp_process_loss(TcpSock *tp, int flag, uint32_t num_dupack, int *re
         tcp_try_undo_recovery(tp);
         return;
     }
+    if (!tcp_is_sack(tp)) {
+        if (tp->snd_nxt > tp->high_seq && num_dupack)
+            tcp_add_reno_sack(tp, num_dupack);
+        else if (flag & FLAG_SND_UNA_ADVANCED)
+            tp->sacked_out = 0;
+    }
     *rexmit = REXMIT_LOST;
 }
 
 /* ---- Reno duplicate-ACK counting (no SACK) ---- */
 
+/* tcp_add_reno_sack: each duplicate ACK stands for one segment delivered above the hole, up to
+ * what can be (tcp_limit_reno_sacked: the lost segments, at least one, are not); only what the
+ * count grew by is delivered. */
 static void tcp_add_reno_sack(TcpSock *tp, uint32_t num_dupack)
 {
     if (!num_dupack)
         return;
-    uint32_t limit = tp->packets_out ? tp->packets_out - 1 : 0;
-    tp->sacked_out = tp->sacked_out + num_dupack < limit ? tp->sacked_out + num_dupack : limit;
-    tp->delivered += num_dupack;
+    uint32_t prior = tp->sacked_out;
+    uint32_t holes = tp->lost_out > 1 ? tp->lost_out : 1;
+    if (holes > tp->packets_out)
+        holes = tp->packets_out;
+    uint32_t limit = tp->packets_out - holes;
+    tp->sacked_out = prior + num_dupack < limit ? prior + num_dupack : limit;
+    if (tp->sacked_out > prior)
+        tp->delivered += tp->sacked_out - prior;
 }
 
 void tcp_remove_reno_sacks(TcpSock *tp, uint32_t acked)

@@ -301,6 +301,95 @@ static void test_newreno_fast_retransmit(void)
     th_free(tb);
 }
 
+/* NewReno bench without TLP (the RTO is the subject): n 1-MSS writes at 0. */
+static TcpBench *newreno_bench(int n)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++) {
+        tb->conf[i].tcp.sack = false;
+        tb->conf[i].tcp.tlp = false;
+    }
+    th_connect(tb, 1500);
+    for (int i = 0; i < n; i++)
+        th_write(tb->a, 1448);
+    return tb;
+}
+
+/* Run until the first RTO has fired. */
+static void run_to_rto(TcpBench *tb)
+{
+    sim_time_t t = 20 * SIM_MS;
+    while (!th_ctr(tb, 0, CTR_TcpExtTCPTimeouts) && t < 2000 * SIM_MS)
+        th_run_to(tb, t += SIM_MS);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
+}
+
+/* An RTO forgets the NewReno duplicate-ACK count (tcp_timeout_mark_lost -> tcp_reset_reno_sack).
+ * cwnd 10 sends ten of twelve writes; the first is lost and of the rest only the 2nd, 3rd and
+ * 4th arrive: a window update, then two duplicate ACKs (sacked_out 2, Disorder, under
+ * dupthresh), which let the last two writes out (in flight 10 - 2 = 8); those are lost too. The
+ * RTO marks all twelve lost: in flight 12 - 0 - 12 + 0 = 0, cwnd = 1, and only the head is
+ * resent. (A count kept beside twelve lost would take in flight below zero.) */
+static void test_newreno_rto_forgets_dupacks(void)
+{
+    TcpBench *tb = newreno_bench(12);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 10);
+    th_drop(tb, 0);
+    th_run_to(tb, 10 * SIM_MS);
+    for (int i = 0; i < 3; i++)
+        th_deliver(tb, 0);
+    while (th_pending(tb, 0))
+        th_drop(tb, 0);
+    th_run_to(tb, 20 * SIM_MS);
+    while (th_deliver(tb, 1))
+        ;
+    g_assert_cmpuint(tb->a->sacked_out, ==, 2);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Disorder);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2); /* the last two writes */
+    while (th_pending(tb, 0))
+        th_drop(tb, 0);
+    run_to_rto(tb);
+    g_assert_cmpuint(tb->a->sacked_out, ==, 0);
+    g_assert_cmpuint(tb->a->lost_out, ==, 12);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 1);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    g_assert_cmpuint(tb->out[0].head->seq, ==, 1);
+    th_free(tb);
+}
+
+/* In Loss, a NewReno duplicate ACK after F-RTO's new data counts as delivered (tcp_process_loss's
+ * Reno block). Ten of twelve writes go and all ten are lost; the RTO resends the head (cwnd 1).
+ * Its ACK advances snd_una by one segment and acknowledges nothing never resent, so F-RTO step
+ * 2.b sends the two waiting writes (cwnd 2, the nine others lost). They arrive above the hole,
+ * two duplicate ACKs, which lower in flight (sacked_out 2 = 11 out - 9 lost) and so clock out
+ * the 2nd segment's retransmission at once; without the count in flight would stay at cwnd
+ * until another RTO. */
+static void test_newreno_loss_counts_dupacks(void)
+{
+    TcpBench *tb = newreno_bench(12);
+    while (th_pending(tb, 0))
+        th_drop(tb, 0);
+    run_to_rto(tb);
+    g_assert_cmpuint(tb->a->lost_out, ==, 10);
+    th_deliver(tb, 0); /* the resent head */
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 1448);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2); /* F-RTO: the new data */
+    g_assert_cmpuint(tb->out[0].head->seq, ==, 1 + 10 * 1448);
+    uint64_t retrans = th_ctr(tb, 0, CTR_TcpRetransSegs);
+    th_deliver(tb, 0);
+    th_deliver(tb, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 2);
+    th_deliver(tb, 1);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->sacked_out, ==, 2);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), >, retrans);
+    g_assert_cmpuint(th_pending(tb, 0), >=, 1);
+    g_assert_cmpuint(tb->out[0].head->seq, ==, 1 + 1448);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -310,5 +399,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/frto-spurious-rto", test_frto_spurious_rto);
     g_test_add_func("/tcp/recovery/rack-reo-timer", test_rack_reo_timer);
     g_test_add_func("/tcp/recovery/newreno-fast-retransmit", test_newreno_fast_retransmit);
+    g_test_add_func("/tcp/recovery/newreno-rto-forgets-dupacks", test_newreno_rto_forgets_dupacks);
+    g_test_add_func("/tcp/recovery/newreno-loss-counts-dupacks", test_newreno_loss_counts_dupacks);
     return g_test_run();
 }
