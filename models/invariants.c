@@ -130,6 +130,16 @@ static gboolean check_direction(Invariants *inv, const char *obj, const TcpSock 
     return TRUE;
 }
 
+/* tcp_verify_left_out: no more segments sacked or lost than are out. */
+static gboolean check_left_out(Invariants *inv, const char *obj, const TcpSock *tp, GError **error)
+{
+    if ((uint64_t)tp->sacked_out + tp->lost_out <= tp->packets_out)
+        return TRUE;
+    return violated(inv, error, "tcp_left_out", obj,
+                    "sacked_out %u + lost_out %u > packets_out %u", tp->sacked_out, tp->lost_out,
+                    tp->packets_out);
+}
+
 static gboolean check_monotonic(Invariants *inv, const char *obj, const TcpSock *tp,
                                 GError **error)
 {
@@ -160,7 +170,8 @@ static gboolean check_flows(Invariants *inv, GError **error)
         g_autofree char *ocl = g_strdup_printf("flow %s (%s end)", name, a);
         g_autofree char *osv = g_strdup_printf("flow %s (%s end)", name, b);
         if (!check_direction(inv, fwd, cl, sv, error) || !check_direction(inv, rev, sv, cl, error) ||
-            !check_monotonic(inv, ocl, cl, error) || !check_monotonic(inv, osv, sv, error))
+            !check_monotonic(inv, ocl, cl, error) || !check_monotonic(inv, osv, sv, error) ||
+            !check_left_out(inv, ocl, cl, error) || !check_left_out(inv, osv, sv, error))
             return FALSE;
     }
     return TRUE;

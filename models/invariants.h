@@ -12,6 +12,8 @@
  *   no_dup_delivery the receive queue is contiguous and in order (no byte can be read twice),
  *                   copied_seq <= rcv_nxt, and snd_una <= rcv_nxt <= snd_nxt <= write_seq
  *   seq_monotonic   snd_una, write_seq, rcv_nxt and copied_seq never go backwards
+ *   tcp_left_out    per sender: sacked_out + lost_out <= packets_out (tcp_verify_left_out); more
+ *                   would take packets in flight below zero
  *   cpu_time        per CPU: task + softirq + context switch + idle time = simulated time
  *   backlog_limit   backlog_len <= sk_backlog_limit + one skb's truesize (the kernel lets the
  *                   skb that crosses the limit in); a negative length shows up as a huge one

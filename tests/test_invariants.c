@@ -89,6 +89,14 @@ static void test_seq_monotonic(Fix *f, gconstpointer data)
     assert_violation(f, want);
 }
 
+static void test_tcp_left_out(Fix *f, gconstpointer data)
+{
+    /* a NewReno dupACK count kept through an RTO that marked everything lost */
+    f->cl->packets_out = 10, f->cl->lost_out = 10, f->cl->sacked_out = 2;
+    assert_violation(f, "invariant violated: tcp_left_out: flow bulk/0 (client end) at "
+                        "t=0.000000000s: sacked_out 2 + lost_out 10 > packets_out 10");
+}
+
 static void tick(Sim *sim, void *ctx)
 {
 }
@@ -280,6 +288,7 @@ int main(int argc, char **argv)
     FIX_TEST("flow_bytes", test_flow_bytes);
     FIX_TEST("no_dup_delivery", test_no_dup_delivery);
     FIX_TEST("seq_monotonic", test_seq_monotonic);
+    FIX_TEST("tcp_left_out", test_tcp_left_out);
     FIX_TEST("cpu_time", test_cpu_time);
     FIX_TEST("backlog_limit", test_backlog_limit);
     FIX_TEST("queue_limit", test_queue_limit);
