@@ -54,9 +54,10 @@ typedef enum { SCHED_CFS, SCHED_EEVDF } SchedPolicy;
 typedef enum { PREEMPT_NONE, PREEMPT_VOLUNTARY, PREEMPT_FULL } PreemptModel;
 typedef enum { CC_CUBIC, CC_RENO } CongControl;
 typedef enum {
-    TCP_TSO_DEFER_OFF, /* every opening is sent at once (sksim's default, see the key's text) */
+    TCP_TSO_DEFER_OFF, /* every opening is sent at once (no kernel; for experiments) */
     TCP_TSO_DEFER_3X,  /* 2.6.x-3.x tcp_tso_should_defer: at most 2 jiffies, CA Open only */
-    TCP_TSO_DEFER_4X,  /* 4.x-6.x: the last write under 1 ms ago, an ACK due (srtt / 2) */
+    TCP_TSO_DEFER_4X,  /* 4.x-6.x (the default): the last write under 1 ms ago, an ACK due
+                        * within min(srtt / 2, 1 ms) */
 } TcpTsoDefer;
 typedef enum {
     TCP_WIN_ADV_WIN_SCALE_2, /* until 3.4: tcp_adv_win_scale = 2, window = 3/4 of the space */
