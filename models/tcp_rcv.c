@@ -411,12 +411,20 @@ static void tcp_sack_maybe_coalesce(TcpSock *tp)
     }
 }
 
-/* tcp_sack_new_ofo_skb: the block holding the new data moves to the front. With the table full
- * the oldest block is forgotten, after a held (compressed) ACK has reported it. */
+/* TCP_SACK_BLOCKS_EXPECTED: with timestamps only 3 blocks fit in an ACK, so before a range
+ * moves to the third place or beyond, a held (compressed) ACK must have reported it in the
+ * first two (5.8+, "tcp: tcp_sack_new_ofo_skb() should be more conservative"). */
+#define TCP_SACK_BLOCKS_EXPECTED 2u
+
+/* tcp_sack_new_ofo_skb: the block holding the new data moves to the front; with the table full
+ * the oldest block is forgotten. A held ACK leaves first when that pushes a block to the third
+ * place or beyond. */
 static void tcp_sack_new_ofo_skb(TcpSock *tp, uint64_t seq, uint64_t end_seq, Cpu *cpu)
 {
     for (unsigned i = 0; i < tp->num_sacks; i++) {
         if (tcp_sack_extend(&tp->selective_acks[i], seq, end_seq)) {
+            if (i >= TCP_SACK_BLOCKS_EXPECTED)
+                tcp_sack_compress_send_ack(tp, cpu);
             SackBlock b = tp->selective_acks[i];
             for (; i > 0; i--)
                 tp->selective_acks[i] = tp->selective_acks[i - 1];
@@ -425,7 +433,7 @@ static void tcp_sack_new_ofo_skb(TcpSock *tp, uint64_t seq, uint64_t end_seq, Cp
             return;
         }
     }
-    if (tp->num_sacks >= SKB_MAX_SACKS)
+    if (tp->num_sacks >= TCP_SACK_BLOCKS_EXPECTED)
         tcp_sack_compress_send_ack(tp, cpu);
     unsigned n = tp->num_sacks < SKB_MAX_SACKS ? tp->num_sacks : SKB_MAX_SACKS - 1;
     for (unsigned i = n; i > 0; i--)

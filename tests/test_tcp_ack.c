@@ -448,6 +448,38 @@ static void test_delack_capped_by_rto_min(void)
     }
 }
 
+/* A held ACK leaves before a SACK range is pushed to the third place (5.8+,
+ * TCP_SACK_BLOCKS_EXPECTED: with timestamps only three blocks fit, and the fourth one back would
+ * otherwise never be reported). Of eight segments 0, 4 and 6 are lost: 1-3 are SACKed at once,
+ * 5 opens a second block and is held; 7 would open a third, so the held ACK goes first with
+ * blocks [5] and [1-3] in the first two places. It stood for one arrival: none saved. */
+static void test_sack_compression_third_block(void)
+{
+    TcpBench *tb = comp_sack_bench(44);
+    uint64_t first = 1 + 16 * 1448;
+    Skb *seg[8];
+    for (int i = 0; i < 8; i++)
+        seg[i] = th_take(tb, 0);
+    for (int i = 0; i < 8; i++) {
+        if (i == 0 || i == 4 || i == 6)
+            skb_free(tb->host[0].pool, seg[i]);
+        else
+            th_deliver_skb(tb, 0, seg[i]);
+        if (i == 5) {
+            g_assert_cmpuint(th_pending(tb, 1), ==, 3);
+            g_assert_cmpuint(tb->b->compressed_ack, ==, 1);
+        }
+    }
+    g_assert_cmpuint(th_pending(tb, 1), ==, 4);
+    Skb *ack = tb->out[1].tail;
+    g_assert_cmpuint(ack->nsacks, ==, 2);
+    g_assert_cmpuint(ack->sack[0].start, ==, first + 5 * 1448);
+    g_assert_cmpuint(ack->sack[1].start, ==, first + 1448);
+    g_assert_cmpuint(ack->sack[1].end, ==, first + 4 * 1448);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPAckCompressed), ==, 0);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -459,6 +491,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/delack-capped-by-rto-min", test_delack_capped_by_rto_min);
     g_test_add_func("/tcp/ack/sack-compression", test_sack_compression);
     g_test_add_func("/tcp/ack/sack-compression-ended-by-an-ack", test_sack_compression_ended_by_an_ack);
+    g_test_add_func("/tcp/ack/sack-compression-third-block", test_sack_compression_third_block);
     g_test_add_func("/tcp/ack/sack-compression-deferred-while-owned",
                     test_sack_compression_deferred_while_owned);
     g_test_add_func("/tcp/ack/dsack-duplicate", test_dsack_for_duplicate);
