@@ -145,9 +145,9 @@ static int tcp_clean_account(TcpSock *tp, Skb *skb, uint32_t acked_pcount, TcpAc
     }
     if (sacked & TCPCB_SACKED_ACKED) {
         tp->sacked_out -= acked_pcount;
-    } else {
+    } else if (tcp_is_sack(tp)) { /* without SACK, tcp_remove_reno_sacks counts delivery */
         tp->delivered += acked_pcount;
-        if (tcp_is_sack(tp) && !tcp_skb_spurious_retrans(tp, skb))
+        if (!tcp_skb_spurious_retrans(tp, skb))
             tcp_rack_advance(tp, sacked, skb->end_seq, skb->tx_time);
     }
     if (sacked & TCPCB_LOST)
@@ -177,8 +177,13 @@ static int tcp_clean_rtx_queue(TcpSock *tp, TcpAckState *st, Cpu *cpu)
             break;
         tcp_rtx_queue_free_head(tp, skb, cpu);
     }
-    if (!tcp_is_sack(tp))
+    if (!tcp_is_sack(tp) && st->pkts_acked) {
         tcp_remove_reno_sacks(tp, st->pkts_acked);
+        /* without SACK marks, progress past a retransmission cannot be credited to an
+         * original transmission (no F-RTO "spurious" verdict from it) */
+        if (flag & FLAG_RETRANS_DATA_ACKED)
+            flag &= ~FLAG_ORIG_SACK_ACKED;
+    }
     int64_t seq_rtt = -1, ca_rtt = -1, sack_rtt = -1;
     if (st->have_ackt && !(flag & FLAG_RETRANS_DATA_ACKED)) {
         seq_rtt = tcp_stamp_us_delta(tp->tcp_mstamp, st->first_ackt);

@@ -326,10 +326,14 @@ static void tcp_add_reno_sack(TcpSock *tp, uint32_t num_dupack)
         tp->delivered += tp->sacked_out - prior;
 }
 
+/* tcp_remove_reno_sacks: a cumulative ACK without SACK. One acked segment filled the hole, the
+ * rest had each drawn a duplicate ACK already counted as delivered (tcp_add_reno_sack): only
+ * max(acked - sacked_out, 1) are delivered now. */
 void tcp_remove_reno_sacks(TcpSock *tp, uint32_t acked)
 {
     if (!acked)
         return;
+    tp->delivered += acked > tp->sacked_out + 1 ? acked - tp->sacked_out : 1;
     if (acked - 1 >= tp->sacked_out)
         tp->sacked_out = 0;
     else

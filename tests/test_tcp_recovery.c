@@ -354,6 +354,15 @@ static void test_newreno_rto_forgets_dupacks(void)
     g_assert_cmpuint(tb->a->snd_cwnd, ==, 1);
     g_assert_cmpuint(th_pending(tb, 0), ==, 1);
     g_assert_cmpuint(tb->out[0].head->seq, ==, 1);
+    /* The resent head fills the hole; the ACK covers it and the 2nd-4th, never resent. Without
+     * SACK marks that cannot show the RTO was spurious (a retransmission was among the acked:
+     * FLAG_ORIG_SACK_ACKED is cleared), so no F-RTO undo: still in Loss. */
+    th_deliver(tb, 0);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 4 * 1448);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossUndo), ==, 0);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSpuriousRTOs), ==, 0);
     th_free(tb);
 }
 
@@ -390,6 +399,37 @@ static void test_newreno_loss_counts_dupacks(void)
     th_free(tb);
 }
 
+/* NewReno counts each segment delivered once (tcp_remove_reno_sacks). As in
+ * test_newreno_fast_retransmit: five segments, the first lost, three duplicate ACKs (each
+ * delivered: 3), Recovery, the head resent. The ACK of all five delivers max(5 - 3, 1) = 2 more,
+ * 5 in all. PRR on it: prr_delivered 1 + 2 = 3, prr_out 1, in flight 0, ssthresh 7:
+ * sndcnt = min(7, max(3 - 1, 2) + 1) = 3 -> cwnd 3 (counting all five again would give 6). */
+static void test_newreno_delivered_once(void)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++)
+        tb->conf[i].tcp.sack = false;
+    th_connect(tb, 1500);
+    uint64_t d0 = tb->a->delivered;
+    for (int i = 0; i < 5; i++)
+        th_write(tb->a, 1448);
+    th_drop(tb, 0);
+    th_run_to(tb, 10 * SIM_MS);
+    while (th_deliver(tb, 0))
+        ;
+    th_run_to(tb, 20 * SIM_MS);
+    while (th_deliver(tb, 1))
+        ;
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+    g_assert_cmpuint(tb->a->delivered - d0, ==, 3);
+    th_deliver(tb, 0);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 5 * 1448);
+    g_assert_cmpuint(tb->a->delivered - d0, ==, 5);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 3);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -401,5 +441,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/newreno-fast-retransmit", test_newreno_fast_retransmit);
     g_test_add_func("/tcp/recovery/newreno-rto-forgets-dupacks", test_newreno_rto_forgets_dupacks);
     g_test_add_func("/tcp/recovery/newreno-loss-counts-dupacks", test_newreno_loss_counts_dupacks);
+    g_test_add_func("/tcp/recovery/newreno-delivered-once", test_newreno_delivered_once);
     return g_test_run();
 }
