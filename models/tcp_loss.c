@@ -426,6 +426,12 @@ void tcp_fastretrans_alert(TcpSock *tp, uint64_t prior_snd_una, uint32_t num_dup
         if (tcp_try_undo_dsack(tp))
             tcp_try_to_open(tp);
         tcp_identify_packet_loss(tp, ack_flag, cpu);
+        if (tp->ca_state != TCP_CA_Recovery) {
+            /* undone (reordering), but a loss is evident on this ACK too: a new episode */
+            if (!tp->lost_out) /* tcp_time_to_recover */
+                return;
+            tcp_enter_recovery(tp);
+        }
         *rexmit = REXMIT_LOST;
         return;
     case TCP_CA_Loss:

@@ -430,12 +430,63 @@ static void test_newreno_delivered_once(void)
     th_free(tb);
 }
 
+/* Reordering, then a loss, found on one ACK in Recovery (tcp_fastretrans_alert: after a DSACK
+ * undo, a loss that is evident starts a new episode). No timestamps (no Eifel), no TLP. Ten
+ * segments: 0 is delayed, 5 lost. 1-4 arrive; their SACKs make RACK mark 0 lost: Recovery, 0
+ * resent. The original 0 then arrives (ACK up to 5), 6-9 arrive but their SACKs are lost, and the
+ * resent 0 draws a DSACK with the SACK of 6-9. At the sender, the ACK of 5 and then the DSACK:
+ * the only retransmission was needless, so the reduction is undone (TCPDSACKUndo), and the SACK
+ * of 6-9 makes RACK mark 5 lost on the same ACK: a second Recovery, ssthresh cut again from the
+ * restored cwnd, and 5 resent. */
+static void test_dsack_undo_then_loss(void)
+{
+    TcpBench *tb = bench(false, false);
+    uint32_t mss = tb->a->mss_cache;
+    for (int i = 0; i < 10; i++)
+        th_write(tb->a, mss);
+    Skb *seg[10];
+    for (int i = 0; i < 10; i++)
+        seg[i] = th_take(tb, 0);
+    skb_free(tb->host[0].pool, seg[5]);
+    th_run_to(tb, 10 * SIM_MS);
+    for (int i = 1; i <= 4; i++)
+        th_deliver_skb(tb, 0, seg[i]);
+    th_run_to(tb, 20 * SIM_MS);
+    while (th_deliver(tb, 1))
+        ;
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+    Skb *rtx0 = th_take(tb, 0);
+    g_assert_cmpuint(rtx0->seq, ==, seg[0]->seq);
+    th_run_to(tb, 25 * SIM_MS);
+    th_deliver_skb(tb, 0, seg[0]);
+    Skb *ack5 = th_take(tb, 1);
+    for (int i = 6; i <= 9; i++)
+        th_deliver_skb(tb, 0, seg[i]);
+    while (th_pending(tb, 1))
+        th_drop(tb, 1);
+    th_deliver_skb(tb, 0, rtx0);
+    Skb *dsack = th_take(tb, 1);
+    g_assert_true(dsack->dsack);
+    th_run_to(tb, 35 * SIM_MS);
+    th_deliver_skb(tb, 1, ack5);
+    uint64_t retrans = th_ctr(tb, 0, CTR_TcpRetransSegs);
+    th_deliver_skb(tb, 1, dsack);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPDSACKUndo), ==, 1);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSackRecovery), ==, 2);
+    g_assert_cmpuint(tb->a->lost_out, ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, retrans + 1);
+    g_assert_cmpuint(tb->out[0].tail->seq, ==, 1 + 5 * (uint64_t)mss);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/recovery/fast-retransmit-sack", test_fast_retransmit_from_sacks);
     g_test_add_func("/tcp/recovery/eifel-undo-dsack", test_eifel_undo_and_dsack);
     g_test_add_func("/tcp/recovery/dsack-undo", test_dsack_undo);
+    g_test_add_func("/tcp/recovery/dsack-undo-then-loss", test_dsack_undo_then_loss);
     g_test_add_func("/tcp/recovery/frto-spurious-rto", test_frto_spurious_rto);
     g_test_add_func("/tcp/recovery/rack-reo-timer", test_rack_reo_timer);
     g_test_add_func("/tcp/recovery/newreno-fast-retransmit", test_newreno_fast_retransmit);
