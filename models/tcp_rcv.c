@@ -504,7 +504,33 @@ static void tcp_ofo_queue(TcpSock *tp)
     }
 }
 
-/* tcp_data_queue_ofo: insert in sequence order; data already held is dropped (DSACK). */
+static void tcp_ofo_drop(TcpSock *tp, Skb *skb)
+{
+    tcp_skb_unlink(&tp->ofo_queue, skb);
+    tp->sk.rmem_alloc -= skb->truesize;
+    skb_free(tcp_host(tp)->pool, skb);
+}
+
+/* Insert skb after pos (NULL: at the head), then drop the queued skbs it covers; every byte it
+ * brings again is DSACKed (the merge_right part of tcp_data_queue_ofo). */
+static void tcp_ofo_insert(TcpSock *tp, Skb *pos, Skb *skb)
+{
+    tcp_skb_insert_after(&tp->ofo_queue, pos, skb);
+    tp->sk.rmem_alloc += skb->truesize;
+    Skb *next;
+    while ((next = skb->next) && next->seq < skb->end_seq) {
+        if (skb->end_seq < next->end_seq) {
+            tcp_dsack_extend(tp, next->seq, skb->end_seq); /* partial: both stay */
+            break;
+        }
+        tcp_dsack_extend(tp, next->seq, next->end_seq);
+        tcp_ofo_drop(tp, next);
+    }
+}
+
+/* tcp_data_queue_ofo: insert in sequence order. Data already held is dropped, data overlapping
+ * the skb before it is DSACKed (both kept: tcp_ofo_queue trims later), and skbs it covers are
+ * replaced. */
 static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     tp->pred_ok = false;
@@ -514,12 +540,21 @@ static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb, Cpu *cpu)
     Skb *pos = tp->ofo_queue.tail;
     while (pos && pos->seq > seq)
         pos = pos->prev;
-    if (pos && pos->seq <= seq && end_seq <= pos->end_seq) {
+    if (pos && seq < pos->end_seq && end_seq <= pos->end_seq) {
         skb_free(tcp_host(tp)->pool, skb); /* all the bits are present */
         tcp_dsack_set(tp, seq, end_seq);
     } else {
-        tcp_skb_insert_after(&tp->ofo_queue, pos, skb);
-        tp->sk.rmem_alloc += skb->truesize;
+        if (pos && seq < pos->end_seq) {
+            if (seq > pos->seq) {
+                tcp_dsack_set(tp, seq, pos->end_seq); /* partial overlap */
+            } else { /* same start, skb covers pos: replace it */
+                Skb *prev = pos->prev;
+                tcp_dsack_extend(tp, pos->seq, pos->end_seq);
+                tcp_ofo_drop(tp, pos);
+                pos = prev;
+            }
+        }
+        tcp_ofo_insert(tp, pos, skb);
     }
     if (tcp_is_sack(tp))
         tcp_sack_new_ofo_skb(tp, seq, end_seq, cpu);

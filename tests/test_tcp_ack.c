@@ -480,6 +480,55 @@ static void test_sack_compression_third_block(void)
     th_free(tb);
 }
 
+/* A copy of captured skb with its range moved to [seq, seq + segs MSS): a retransmission cut
+ * differently from the original. */
+static Skb *recut(TcpBench *tb, const Skb *like, uint64_t seq, uint32_t segs)
+{
+    uint32_t mss = tb->a->mss_cache;
+    Skb *c = skb_clone(tb->host[0].pool, like);
+    c->seq = seq;
+    c->end_seq = seq + (uint64_t)segs * mss;
+    c->len = segs * mss;
+    c->gso_segs = (uint16_t)segs;
+    return c;
+}
+
+/* Out-of-order data that overlaps what the queue holds (tcp_data_queue_ofo). The first segment
+ * is lost. (a) Two segments [1, 3) queued, then [2, 4): the overlap [2, 3) is DSACKed at once
+ * (TCPDSACKOfoSent) and both skbs stay (tcp_ofo_queue trims later). (b) [2, 3) queued, then
+ * [1, 4) covers it: it replaces it, and [2, 3) is DSACKed. Ranges in MSS from the lost one. */
+static void test_ofo_overlaps_dsacked(void)
+{
+    for (int covers = 0; covers <= 1; covers++) {
+        TcpBench *tb = bench();
+        use_up_quickacks(tb);
+        th_run_to(tb, 30 * SIM_MS);
+        uint32_t mss = tb->a->mss_cache;
+        for (int i = 0; i < 4; i++)
+            th_write(tb->a, mss);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 4);
+        th_drop(tb, 0);
+        Skb *one = th_take(tb, 0);
+        uint64_t s = one->seq - mss; /* the lost segment's */
+        Skb *first = covers ? recut(tb, one, s + 2 * mss, 1) : recut(tb, one, s + mss, 2);
+        Skb *second = covers ? recut(tb, one, s + mss, 3) : recut(tb, one, s + 2 * mss, 2);
+        uint32_t truesize = second->truesize;
+        skb_free(tb->host[0].pool, one);
+        th_deliver_skb(tb, 0, first);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPDSACKOfoSent), ==, 0);
+        th_deliver_skb(tb, 0, second);
+        Skb *ack = tb->out[1].tail;
+        g_assert_true(ack->dsack);
+        g_assert_cmpuint(ack->sack[0].start, ==, s + 2 * mss);
+        g_assert_cmpuint(ack->sack[0].end, ==, s + 3 * mss);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPDSACKOfoSent), ==, 1);
+        g_assert_cmpuint(tb->b->ofo_queue.qlen, ==, covers ? 1 : 2);
+        if (covers)
+            g_assert_cmpuint(tcp_sk(tb->b)->rmem_alloc, ==, truesize);
+        th_free(tb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -488,6 +537,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/two-full-segments", test_ack_after_two_full_segments);
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
+    g_test_add_func("/tcp/ack/ofo-overlaps-dsacked", test_ofo_overlaps_dsacked);
     g_test_add_func("/tcp/ack/delack-capped-by-rto-min", test_delack_capped_by_rto_min);
     g_test_add_func("/tcp/ack/sack-compression", test_sack_compression);
     g_test_add_func("/tcp/ack/sack-compression-ended-by-an-ack", test_sack_compression_ended_by_an_ack);
