@@ -32,7 +32,6 @@
 #define TCP_MIN_MSS 88u                /* T.0.1 / A.2 */
 #define TCP_TIMEOUT_MIN_US 2000u       /* T.0.1: TLP's 2 ms term (6.x) */
 #define TCP_RTO_MAX_SEC 120u           /* T.0.1: TCP_RTO_MAX = 120 s */
-#define TCP_RESOURCE_PROBE_MS 500u     /* T.C.4 step 7: TCP_RESOURCE_PROBE_INTERVAL = HZ/2 */
 #define TCP_RACK_RECOVERY_THRESH 16u   /* T.D.4 */
 #define TCP_TS_HZ 1000u                /* T.0: TSval ticks in ms since 4.13 */
 #define TCP_HDR_LEN 20u                /* struct tcphdr */

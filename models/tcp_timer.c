@@ -81,12 +81,10 @@ void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu)
     tcp_diag_timer_fired(tp, true);
     tcp_enter_loss(tp);
     tp->icsk_retransmits++;
-    if (tcp_retransmit_skb(tp, tp->rtx_queue.head, 1, cpu) != 0) {
-        /* local congestion: retry after TCP_RESOURCE_PROBE_INTERVAL, no backoff */
-        inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, (uint64_t)TCP_RESOURCE_PROBE_MS * tp->hz / 1000,
-                                  tcp_rto_max(tp), cpu);
-        return;
-    }
+    /* The kernel retries after TCP_RESOURCE_PROBE_INTERVAL without backoff only on a positive
+     * error (a qdisc drop, which the model's transmit path does not report); -EAGAIN (the TX
+     * completions behind) backs off like a sent retransmission. */
+    (void)tcp_retransmit_skb(tp, tp->rtx_queue.head, 1, cpu);
     tp->icsk_backoff++;
     tp->icsk_rto = tp->icsk_rto << 1 < tcp_rto_max(tp) ? tp->icsk_rto << 1 : tcp_rto_max(tp);
     inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, tp->icsk_rto, tcp_rto_max(tp), cpu);

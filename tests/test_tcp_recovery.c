@@ -480,6 +480,27 @@ static void test_dsack_undo_then_loss(void)
     th_free(tb);
 }
 
+/* An RTO whose retransmission cannot be queued (-EAGAIN: sk_wmem_alloc above min(1.25 x
+ * wmem_queued, sndbuf), the TX completions behind) is not local congestion to
+ * tcp_retransmit_timer, which acts only on a positive error: the RTO backs off as usual
+ * (icsk_backoff 1, the timer at twice the RTO) instead of retrying in 500 ms. */
+static void test_rto_eagain_backs_off(void)
+{
+    TcpBench *tb = bench(false, true);
+    th_write(tb->a, 1448);
+    th_drop(tb, 0);
+    uint32_t rto = tb->a->icsk_rto;
+    tcp_sk(tb->a)->wmem_alloc = 1u << 30;
+    sim_time_t t = 0;
+    while (!th_ctr(tb, 0, CTR_TcpExtTCPTimeouts) && t < 2000 * SIM_MS)
+        th_run_to(tb, t += SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 0);
+    g_assert_cmpuint(tb->a->icsk_backoff, ==, 1);
+    g_assert_cmpuint(tb->a->icsk_rto, ==, 2 * rto);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, (uint64_t)(t / SIM_MS) + 2 * rto);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -493,5 +514,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/newreno-rto-forgets-dupacks", test_newreno_rto_forgets_dupacks);
     g_test_add_func("/tcp/recovery/newreno-loss-counts-dupacks", test_newreno_loss_counts_dupacks);
     g_test_add_func("/tcp/recovery/newreno-delivered-once", test_newreno_delivered_once);
+    g_test_add_func("/tcp/recovery/rto-eagain-backs-off", test_rto_eagain_backs_off);
     return g_test_run();
 }
