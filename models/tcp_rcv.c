@@ -321,7 +321,9 @@ static void tcp_rcv_space_adjust_legacy(TcpSock *tp)
 
 /* tcp_rcv_space_adjust: after every skb a read copies (and every direct copy), acting once per
  * receiver RTT. 6.16+ (ea33537d8292 "add receive queue awareness"): bytes still unread are
- * taken off what was copied, so a reader that falls behind never grows its buffer. */
+ * taken off what was copied, so a reader that falls behind never grows its buffer. The clock is
+ * read now (tcp_mstamp_refresh), as every kernel up to 6.18 does; "tcp: remove one ktime_get()
+ * from recvmsg() fast path" (net-next, Oct 2025) makes it the socket's last packet instead. */
 void tcp_rcv_space_adjust(TcpSock *tp)
 {
     sim_time_t now = sim_now(tcp_sim(tp));

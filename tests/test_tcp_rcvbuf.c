@@ -216,6 +216,29 @@ static void test_drs_grow(void)
     th_free(tb);
 }
 
+/* tcp_rcv_space_adjust reads the clock (tcp_mstamp_refresh) in every kernel up to 6.18: data
+ * that arrived with the last measurement and is read 10 ms later, with no packet in between,
+ * ends the measurement at the read. (From net-next of Oct 2025, "tcp: remove one ktime_get()
+ * from recvmsg() fast path", the clock is the last packet's, and this read would not.) */
+static void test_drs_clock_read_at_each_measure(void)
+{
+    TcpBench *tb = drs_bench(TCP_RCV_AUTOTUNE_6_16);
+    TcpSock *b = tb->b;
+    th_write(tb->a, 10 * 1448);
+    th_pump(tb);
+    tcp_rcv_space_adjust(b); /* a measurement at 1.2 ms */
+    uint64_t seq = b->rcvq_space.seq;
+    sim_time_t time = b->rcvq_space.time;
+    th_run_to(tb, 11200 * SIM_US);
+    th_read(b);
+    tcp_rcv_space_adjust(b);
+    g_assert_cmpint(time, <, 11200 * SIM_US);
+    g_assert_cmpint(b->rcvq_space.time, ==, 11200 * SIM_US);
+    g_assert_cmpuint(b->rcvq_space.seq, >, seq);
+    g_assert_cmpuint(b->rcvq_space.seq, ==, b->copied_seq);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -226,5 +249,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/rcvbuf/usec-ts", test_usec_ts);
     g_test_add_func("/tcp/rcvbuf/usec-ts-rtt-fallback", test_usec_ts_rtt_fallback);
     g_test_add_func("/tcp/rcvbuf/drs-2025-grow", test_drs_grow);
+    g_test_add_func("/tcp/rcvbuf/drs-clock-read-at-each-measure", test_drs_clock_read_at_each_measure);
     return g_test_run();
 }
