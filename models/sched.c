@@ -6,15 +6,21 @@
  * C.4) and the host's hosts.H.sched.* tunables scaled by 1 + ilog2(min(ncpus, 8)).
  *
  * CFS (kernel/sched/fair.c, 2.6.23-6.5), equal weights:
- *   period P(n) = latency if n <= sched_nr_latency (8) else n * min_granularity; slice = P/n;
+ *   period P(n) = latency if n <= sched_nr_latency else n * min_granularity; slice = P/n, with
+ *   sched_nr_latency = ceil(latency / min_granularity) (8 with the defaults), as
+ *   sched_update_scaling() recomputes it when either is set;
  *   tick: reschedule when this stint ran longer than the slice, or (after min_granularity) when
  *   curr's vruntime leads the leftmost waiting task by more than the slice;
  *   wake-up: preempt when curr.vruntime - woken.vruntime > wakeup_granularity;
  *   placement: a waking sleeper gets max(own, min_vruntime - latency/2) (GENTLE_FAIR_SLEEPERS),
  *   a new task (task_start, the fork) min_vruntime + its slice counted with itself
  *   (START_DEBIT).
- *   Not modelled: next/last/skip buddies (NEXT_BUDDY is off by default; LAST_BUDDY only changes
- *   the pick when the preempted task is within wakeup_granularity of the leftmost one).
+ *   buddies: a wake-up that preempts makes the woken task the next buddy (set_next_buddy, done
+ *   whatever sched_feat(NEXT_BUDDY) says, which only adds an earlier mark) and, with
+ *   sched_nr_latency or more queued, the preempted one the last buddy (LAST_BUDDY, on); the pick
+ *   takes the next buddy, else the last, over the leftmost task when it is no more than
+ *   wakeup_granularity ahead of it (wakeup_preempt_entity < 1). A buddy is forgotten when it
+ *   runs, sleeps or moves. Not modelled: the skip buddy (sched_yield).
  *
  * EEVDF (6.6-6.11 behaviour), equal weights:
  *   V = mean vruntime of the queue (curr included); a task is eligible when its lag V - v >= 0;
@@ -44,8 +50,6 @@
 
 #include "models/rqtree.h"
 
-/* sched_nr_latency: above 8 runnable tasks the CFS period stretches (kernel/sched/fair.c). */
-#define CFS_NR_LATENCY 8u
 /* The CPU-count factor is capped at 8 CPUs (get_update_sysctl_factor, notes C.3). */
 #define SCHED_FACTOR_MAX_CPUS 8u
 
@@ -151,7 +155,7 @@ static void update_min_vruntime(RunQueue *rq)
 
 static sim_time_t cfs_period(const RunQueue *rq, uint32_t n)
 {
-    return n > CFS_NR_LATENCY ? (sim_time_t)n * rq->min_granularity_ns : rq->latency_ns;
+    return n > rq->nr_latency ? (sim_time_t)n * rq->min_granularity_ns : rq->latency_ns;
 }
 
 static sim_time_t cfs_slice_for(const RunQueue *rq, uint32_t n)
@@ -177,8 +181,18 @@ static void cfs_place_wakeup(RunQueue *rq, Task *t)
     t->vruntime = max_vruntime(t->vruntime, floor);
 }
 
+/* clear_buddies: t runs, sleeps or leaves this queue. */
+static void cfs_clear_buddies(RunQueue *rq, const Task *t)
+{
+    if (rq->next_buddy == t)
+        rq->next_buddy = NULL;
+    if (rq->last_buddy == t)
+        rq->last_buddy = NULL;
+}
+
 static void cfs_on_dequeue(RunQueue *rq, Task *t)
 {
+    cfs_clear_buddies(rq, t);
 }
 
 static bool cfs_update_curr(RunQueue *rq)
@@ -188,8 +202,16 @@ static bool cfs_update_curr(RunQueue *rq)
 
 static void cfs_set_curr(RunQueue *rq, Task *t)
 {
+    cfs_clear_buddies(rq, t);
 }
 
+/* wakeup_preempt_entity(buddy, left) < 1: running the buddy is not unfair to the leftmost. */
+static bool cfs_buddy_fair(const RunQueue *rq, const Task *buddy, const Task *left)
+{
+    return buddy && buddy->on_rq && vdiff(buddy->vruntime, left->vruntime) <= rq->wakeup_granularity_ns;
+}
+
+/* pick_next_entity (<= 6.5): the leftmost, unless a buddy may run instead. */
 static Task *cfs_pick(RunQueue *rq)
 {
     /* The previous task was put back into the tree first, so it loses ties. */
@@ -197,6 +219,10 @@ static Task *cfs_pick(RunQueue *rq)
     Task *curr = rq->curr && rq->curr->on_rq ? rq->curr : NULL;
     if (curr && (!best || vdiff(curr->vruntime, best->vruntime) < 0))
         best = curr;
+    if (cfs_buddy_fair(rq, rq->next_buddy, best))
+        return rq->next_buddy;
+    if (cfs_buddy_fair(rq, rq->last_buddy, best))
+        return rq->last_buddy;
     return best;
 }
 
@@ -217,7 +243,9 @@ static bool cfs_tick(RunQueue *rq)
     return delta > ideal;
 }
 
-/* check_preempt_wakeup() -> wakeup_preempt_entity() == 1 */
+/* check_preempt_wakeup() -> wakeup_preempt_entity() == 1; a preempting wake-up marks the
+ * woken task the next buddy, and with sched_nr_latency or more queued the preempted one the
+ * last buddy. */
 static bool cfs_wakeup_preempt(RunQueue *rq, Task *woken)
 {
     Task *curr = rq->curr;
@@ -225,7 +253,12 @@ static bool cfs_wakeup_preempt(RunQueue *rq, Task *woken)
         return true;
     if (curr == woken || !curr->on_rq)
         return false; /* curr is about to sleep: the CPU reschedules anyway */
-    return vdiff(curr->vruntime, woken->vruntime) > rq->wakeup_granularity_ns;
+    if (vdiff(curr->vruntime, woken->vruntime) <= rq->wakeup_granularity_ns)
+        return false;
+    rq->next_buddy = woken;
+    if (rq->nr_running >= rq->nr_latency)
+        rq->last_buddy = curr;
+    return true;
 }
 
 static const SchedOps cfs_ops = {
@@ -376,6 +409,10 @@ void rq_init(RunQueue *rq, const SchedConf *conf, uint32_t ncpus, uint32_t hz)
         .wakeup_granularity_ns = conf->wakeup_granularity_ns * f,
         .base_slice_ns = conf->base_slice_ns * f,
         .tick_ns = SIM_S / hz,
+        .nr_latency = conf->min_granularity_ns
+                          ? (uint32_t)((conf->latency_ns + conf->min_granularity_ns - 1) /
+                                       conf->min_granularity_ns)
+                          : 1,
     };
 }
 
@@ -455,8 +492,7 @@ void rq_migrate_queued(RunQueue *from, RunQueue *to, Task *t)
     g_assert(t->on_rq && t != from->curr);
     bool cfs = from->ops == &cfs_ops;
     uint64_t rel = t->vruntime - from->min_vruntime;
-    if (!cfs)
-        from->ops->on_dequeue(from, t);
+    from->ops->on_dequeue(from, t); /* EEVDF: the lag; CFS: the buddies */
     tree_del(from, t);
     list_remove(from, t);
     t->on_rq = false;

@@ -46,6 +46,8 @@ typedef struct RunQueue {
     sim_time_t wakeup_granularity_ns; /* CFS sysctl_sched_wakeup_granularity */
     sim_time_t base_slice_ns;      /* EEVDF sysctl_sched_base_slice */
     sim_time_t tick_ns;            /* TICK_NSEC = 1e9 / HZ */
+    uint32_t nr_latency;           /* CFS sched_nr_latency = ceil(latency / min_granularity) */
+    Task *next_buddy, *last_buddy; /* CFS cfs_rq->next / ->last (<= 6.5), or NULL */
 } RunQueue;
 
 /* The kernel's get_update_sysctl_factor() for SCHED_TUNABLESCALING_LOG: 1 + ilog2(min(n, 8)). */

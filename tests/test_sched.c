@@ -3,6 +3,7 @@
  * and eligibility, RUN_TO_PARITY, and the CPU-count factor. Context-switch cost is set to 0 where
  * the arithmetic wants turns aligned with ticks. */
 #include <glib.h>
+#include <string.h>
 
 #include "models/cpu.h"
 #include "models/sched.h"
@@ -305,6 +306,98 @@ static void test_waiting_count(void)
     g_assert_cmpuint(waiting, ==, 0);
 }
 
+/* ---- CFS buddies and sched_nr_latency, on a bare run queue (1 CPU, factor 1) ---- */
+
+/* A queue with curr at vruntime c_v and the given waiting tasks at their vruntimes. */
+static void cfs_queue(RunQueue *rq, const SchedConf *c, Task *curr, uint64_t c_v, Task **wait,
+                      const uint64_t *wait_v, int n)
+{
+    rq_init(rq, c, 1, 1000);
+    for (int i = 0; i < n; i++)
+        rq_enqueue_new(rq, wait[i]);
+    rq_enqueue_new(rq, curr);
+    for (int i = 0; i < n; i++)
+        wait[i]->vruntime = wait_v[i];
+    curr->vruntime = c_v;
+    rq->min_vruntime = wait_v[0];
+    rq_resync(rq);
+    rq_set_curr(rq, curr);
+}
+
+/* A wake-up that preempts makes the woken task the next buddy (check_preempt_wakeup, <= 6.5):
+ * latency 6 ms, wakeup granularity 1 ms; curr C at 10 ms, A waits at 8.5 ms, W wakes at its
+ * own 8.9 ms (above the sleeper floor 8.5 - 3). C - W = 1.1 ms > 1: preempt. The pick takes W,
+ * 0.4 ms behind the leftmost A, within the granularity (wakeup_preempt_entity(W, A) < 1); with
+ * W 1.2 ms behind A it would be unfair, and A runs. */
+static void test_cfs_next_buddy(void)
+{
+    SchedConf c = { .policy = SCHED_CFS, .latency_ns = 6 * SIM_MS,
+                    .min_granularity_ns = 750 * SIM_US, .wakeup_granularity_ns = SIM_MS };
+    for (int unfair = 0; unfair <= 1; unfair++) {
+        RunQueue rq;
+        Task cur = { 0 }, a = { 0 }, w = { 0 };
+        Task *wait[] = { &a };
+        uint64_t wait_v[] = { 8500 * SIM_US };
+        cfs_queue(&rq, &c, &cur, (unfair ? 12 : 10) * SIM_MS, wait, wait_v, 1);
+        w.vruntime = (unfair ? 9700 : 8900) * SIM_US;
+        rq_enqueue_wakeup(&rq, &w);
+        g_assert_true(rq_wakeup_preempt(&rq, &w));
+        g_assert_true(rq.next_buddy == &w);
+        Task *next = rq_pick_next(&rq);
+        g_assert_true(next == (unfair ? &a : &w));
+        rq_set_curr(&rq, next);
+        if (!unfair)
+            g_assert_null(rq.next_buddy); /* forgotten once it runs */
+    }
+}
+
+/* With sched_nr_latency (8) or more queued, the preempted task also becomes the last buddy
+ * (LAST_BUDDY): once the woken one has run and slept, the pick returns to the preempted C (within
+ * the granularity of the leftmost) rather than to the leftmost. Seven waiting tasks, C and W:
+ * nine queued. */
+static void test_cfs_last_buddy(void)
+{
+    SchedConf c = { .policy = SCHED_CFS, .latency_ns = 6 * SIM_MS,
+                    .min_granularity_ns = 750 * SIM_US, .wakeup_granularity_ns = SIM_MS };
+    RunQueue rq;
+    Task cur = { 0 }, w = { 0 }, t[7];
+    memset(t, 0, sizeof t);
+    Task *wait[7];
+    uint64_t wait_v[7];
+    for (int i = 0; i < 7; i++) {
+        wait[i] = &t[i];
+        wait_v[i] = (uint64_t)(9000 + 100 * i) * SIM_US;
+    }
+    cfs_queue(&rq, &c, &cur, 9500 * SIM_US, wait, wait_v, 7);
+    w.vruntime = 8000 * SIM_US;
+    rq_enqueue_wakeup(&rq, &w);
+    g_assert_cmpuint(rq.nr_running, ==, 9);
+    g_assert_true(rq_wakeup_preempt(&rq, &w)); /* 9.5 - 8.0 = 1.5 ms > 1 */
+    g_assert_true(rq.last_buddy == &cur);
+    g_assert_true(rq_pick_next(&rq) == &w);
+    rq_set_curr(&rq, &w);
+    rq_dequeue_sleep(&rq, &w);
+    g_assert_true(rq_pick_next(&rq) == &cur); /* 9.5 ms, 0.5 ms behind the leftmost 9.0 */
+}
+
+/* sched_nr_latency follows the tunables (sched_update_scaling): latency 6 ms, min_granularity
+ * 2 ms -> 3, so four runnable tasks stretch the period to 4 x 2 ms: a 2 ms slice. */
+static void test_cfs_nr_latency(void)
+{
+    SchedConf c = { .policy = SCHED_CFS, .latency_ns = 6 * SIM_MS,
+                    .min_granularity_ns = 2 * SIM_MS, .wakeup_granularity_ns = SIM_MS };
+    RunQueue rq;
+    rq_init(&rq, &c, 1, 1000);
+    g_assert_cmpuint(rq.nr_latency, ==, 3);
+    Task t[4];
+    memset(t, 0, sizeof t);
+    for (int i = 0; i < 3; i++)
+        rq_enqueue_new(&rq, &t[i]);
+    g_assert_cmpint(rq_cfs_slice(&rq), ==, 2 * SIM_MS); /* 6 / 3 */
+    rq_enqueue_new(&rq, &t[3]);
+    g_assert_cmpint(rq_cfs_slice(&rq), ==, 2 * SIM_MS); /* 4 x 2 / 4, not 6 / 4 */
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -315,6 +408,9 @@ int main(int argc, char **argv)
                     test_cfs_wakeup_no_preempt_at_granularity);
     g_test_add_func("/sched/cfs/wakeup-preempt-above-granularity",
                     test_cfs_wakeup_preempt_above_granularity);
+    g_test_add_func("/sched/cfs/next-buddy", test_cfs_next_buddy);
+    g_test_add_func("/sched/cfs/last-buddy", test_cfs_last_buddy);
+    g_test_add_func("/sched/cfs/nr-latency", test_cfs_nr_latency);
     g_test_add_func("/sched/eevdf/base-slice-turns", test_eevdf_base_slice_turns);
     g_test_add_func("/sched/eevdf/run-to-parity", test_eevdf_run_to_parity);
     g_test_add_func("/sched/eevdf/deadline-renewal", test_eevdf_deadline_renewal);
