@@ -195,9 +195,20 @@ static bool try_coalesce(Sock *sk, Skb *skb)
     return true;
 }
 
+/* skb_condense, first thing in tcp_add_backlog (the 2016+ limit eras): a segment without
+ * payload, whose few bytes fit the head, gives back its page fragment, and its truesize becomes
+ * the head's ("pure SACK packets were sometimes dropped"). Data skbs keep theirs. */
+static void backlog_condense(const Sock *sk, Skb *skb)
+{
+    if (sk->host->stack->backlog_limit >= BACKLOG_LIMIT_2016 && skb->len == 0 &&
+        skb->truesize > truesize_condensed_ack())
+        skb->truesize = truesize_condensed_ack();
+}
+
 bool tcp_add_backlog(Sock *sk, Skb *skb, Cpu *cpu)
 {
     cpu_charge_cost(cpu, COST_BACKLOG_ADD);
+    backlog_condense(sk, skb);
     if (try_coalesce(sk, skb))
         return true;
     if (sk->backlog_len + sk->rmem_alloc > sk_backlog_limit(sk)) {

@@ -804,6 +804,31 @@ static void test_lock_sock_runs_pending_softirq(void)
     test_host_free(th);
 }
 
+/* tcp_add_backlog condenses a segment without payload first (skb_condense, with the 2016+
+ * limits): a received pure ACK of truesize 2304 (a 2 KiB receive buffer) counts 1088 B in the
+ * backlog (a 512 B head). Before (the 3.4-4.8 rcvbuf + sndbuf limit) it counts whole, and a data
+ * skb never shrinks. */
+static void test_backlog_condenses_acks(void)
+{
+    for (int era = 0; era <= 1; era++) {
+        TestHost *th = test_host_new(1, 1000);
+        th->stack.backlog_limit = era ? BACKLOG_LIMIT_2016 : BACKLOG_LIMIT_RCVBUF_SNDBUF;
+        th->stack.backlog_coalesce = false;
+        test_host_build(th);
+        Host *h = &th->host;
+        FakeSock fs = { 0 };
+        sock_init(&fs.sk, h, 1, 1, &fake_ops);
+        fs.sk.rcvbuf = 1 << 20;
+        Sock *sk = &fs.sk;
+        tcp_add_backlog(sk, make_skb(h, 100, 0, 2304), NULL);
+        g_assert_cmpuint(sk->backlog_len, ==, era ? 1088 : 2304);
+        tcp_add_backlog(sk, make_skb(h, 100, 1448, 2304), NULL);
+        g_assert_cmpuint(sk->backlog_len, ==, (era ? 1088 : 2304) + 2304);
+        sock_destroy(sk);
+        test_host_free(th);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -814,6 +839,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sock/limit/2024", test_limit_2024);
     g_test_add_func("/sock/limit/2024-cap", test_limit_2024_cap);
     g_test_add_func("/sock/coalesce/acks", test_coalesce);
+    g_test_add_func("/sock/backlog-condenses-acks", test_backlog_condenses_acks);
     g_test_add_func("/sock/coalesce/data", test_coalesce_data);
     g_test_add_func("/sock/drain/every-1", test_drain_every_1);
     g_test_add_func("/sock/drain/one-skb", test_drain_one_skb);
