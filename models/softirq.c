@@ -241,11 +241,21 @@ static void wakeup_softirqd(SoftirqEngine *e)
     task_wake(e->ksoftirqd, e->cpu);
 }
 
+/* Before 3.9 only the restart count stopped the loop (stack.softirq.limit; a host built without
+ * a stack, in unit tests, has the 3.9 rule). */
+static bool may_restart(SoftirqEngine *e)
+{
+    bool count_only = e->host->stack && e->host->stack->softirq_limit == SOFTIRQ_LIMIT_RESTARTS;
+    if (!count_only && (jiffies_now(e) >= e->end_jiffies || cpu_need_resched(e->cpu)))
+        return false;
+    return --e->restarts_left != 0;
+}
+
 /* After a round: restart, or stop (handing what is left to ksoftirqd). False when stopped. */
 static bool round_end(SoftirqEngine *e)
 {
     if (softirq_has_work(e)) {
-        if (jiffies_now(e) < e->end_jiffies && !cpu_need_resched(e->cpu) && --e->restarts_left) {
+        if (may_restart(e)) {
             start_round(e);
             return true;
         }

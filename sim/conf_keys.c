@@ -18,6 +18,7 @@
 
 /* Enum fields are stored through an int. */
 G_STATIC_ASSERT(sizeof(BacklogLimitPolicy) == sizeof(int));
+G_STATIC_ASSERT(sizeof(SoftirqLimit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PrequeueDelackPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(SchedPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
@@ -33,6 +34,7 @@ static const char *const backlog_limit_choices[] = {"rcvbuf", "rcvbuf+sndbuf", "
                                                     "2024", NULL};
 static const char *const delack_choices[] = {"rto_min_3_4", "min_ato", NULL};
 static const char *const wheel_choices[] = {"4.8", "cascade", NULL};
+static const char *const softirq_limit_choices[] = {"3.9", "restarts", NULL};
 static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
@@ -137,6 +139,12 @@ static const ConfKey table[] = {
              "fires early: the tick of J + 1, i.e. N to N + 1 jiffies after arming N ahead, timers "
              "63+ jiffies ahead rounded up to 8, 64, 512... jiffies); cascade = the wheel of "
              "2.6-4.7 (the tick of J itself, N - 1 to N jiffies)."),
+    ENUM_ROW(CONF_SEC_STACK, StackConf, "softirq.limit", softirq_limit, "3.9", softirq_limit_choices,
+             NULL,
+             "When __do_softirq() stops restarting and leaves the rest to ksoftirqd: 3.9 = after "
+             "2 ms (MAX_SOFTIRQ_TIME), when need_resched is set, or after 10 rounds (c10d73671ad3 "
+             "\"softirq: reduce latencies\", 3.9); restarts = after 10 rounds only "
+             "(MAX_SOFTIRQ_RESTART, 2.6-3.8)."),
 
     /* ---- hosts.<host> ---- */
     HOST(NULL, "cpus", CONF_T_U32, cpus, "1", "1", "1024", "CPUs of the host, one run queue each."),

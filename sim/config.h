@@ -35,6 +35,12 @@ typedef enum {
     PREQUEUE_DELACK_MIN_ATO,     /* after seed 003: min(ato, 3*rto_min/4) */
 } PrequeueDelackPolicy;
 
+typedef enum {
+    SOFTIRQ_LIMIT_3_9,      /* 3.9+ (c10d73671ad3 "softirq: reduce latencies"): restart while under
+                             * 2 ms, no need_resched and restarts left (10) */
+    SOFTIRQ_LIMIT_RESTARTS, /* 2.6-3.8: restart while softirqs are pending, up to 10 times */
+} SoftirqLimit;
+
 typedef struct StackConf {
     uint32_t release_sock_resched_every; /* stack.release_sock.resched_every */
     uint32_t sendmsg_flush_backlog_every; /* stack.sendmsg.flush_backlog_every */
@@ -46,6 +52,7 @@ typedef struct StackConf {
     uint32_t timer_slack_jiffies;         /* stack.timer.slack: 0 = exact mod_timer */
     KTimerWheel timer_wheel;              /* stack.timer.wheel */
     bool recvmsg_cleanup_before_flush;    /* stack.recvmsg.cleanup_before_flush (< 5.17) */
+    SoftirqLimit softirq_limit;           /* stack.softirq.limit */
 } StackConf;
 
 /* ---- hosts ----------------------------------------------------------------------------------- */

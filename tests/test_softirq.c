@@ -176,9 +176,10 @@ static void test_defer_to_ksoftirqd_after_restarts(void)
  *   2.5603 ms, jiffy 2 -> stop: 4 * 64 = 256 packets inline.
  * HZ=250: 2 ms is 1 jiffy (4 ms); rounds 1-6 end before 4 ms (round 6 at 3.8403 ms), round 7
  *   ends at 4.4803 ms, jiffy 1 -> stop: 7 * 64 = 448 packets inline. */
-static void run_time_limit(uint32_t hz, int expect_inline)
+static void run_time_limit_era(uint32_t hz, SoftirqLimit era, int expect_inline)
 {
     TestHost *th = test_host_new(1, hz);
+    th->stack.softirq_limit = era;
     test_host_build(th);
     Log *log = g_new0(Log, 1);
     LoggedNapi a;
@@ -197,12 +198,19 @@ static void run_time_limit(uint32_t hz, int expect_inline)
 
 static void test_max_softirq_time_hz1000(void)
 {
-    run_time_limit(1000, 256);
+    run_time_limit_era(1000, SOFTIRQ_LIMIT_3_9, 256);
 }
 
 static void test_max_softirq_time_hz250(void)
 {
-    run_time_limit(250, 448);
+    run_time_limit_era(250, SOFTIRQ_LIMIT_3_9, 448);
+}
+
+/* Before 3.9 (stack.softirq.limit restarts) only MAX_SOFTIRQ_RESTART stops the loop: the same
+ * 1000 packets run ten rounds inline (640 packets, 6.4 ms), past the 2 ms that 3.9 stops at. */
+static void test_restart_count_only_before_3_9(void)
+{
+    run_time_limit_era(1000, SOFTIRQ_LIMIT_RESTARTS, 640);
 }
 
 /* Five NAPIs of 100 packets: net_rx_action polls each once for its weight (64):
@@ -415,6 +423,7 @@ int main(int argc, char **argv)
     g_test_add_func("/softirq/napi-weight-counts-work", test_napi_weight_counts_work);
     g_test_add_func("/softirq/timer-before-net-rx", test_timer_before_net_rx);
     g_test_add_func("/softirq/need-resched-stops-restart", test_need_resched_stops_restart);
+    g_test_add_func("/softirq/restart-count-only-before-3.9", test_restart_count_only_before_3_9);
     g_test_add_func("/softirq/wake-on-idle-stops-restart", test_wake_on_idle_stops_restart);
     g_test_add_func("/softirq/tick-runs-pending-inline", test_tick_runs_pending_inline);
     return g_test_run();
