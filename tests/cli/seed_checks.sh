@@ -11,8 +11,9 @@
 #   003: both checks. With load balancing (hosts.H.sched.load_balance) no flow is stranded on
 #        the interrupt CPU any more, and the median flow gains: the timer re-arm cost is the effect.
 #   004: three of five: netperf, sharing its CPU with the ACK softirq, drops ACKs at its
-#        backlog in "before" (6.1 Gbit/s) and none in "after". Without the tail loss probe,
-#        which 3.4 did not have, "after" is no faster (README, 004).
+#        backlog in "before" (5.7 Gbit/s; a few dozen with 3.4's TSO deferral) and none in
+#        "after". Without the tail loss probe, which 3.4 did not have, "after" is no faster
+#        (README, 004).
 #   001: the check's band is not met, but batching the flush must still speed loopback up.
 source "$(dirname "$0")/common.bash"
 
