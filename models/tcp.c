@@ -142,7 +142,7 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
     /* IPv4 + TCP headers; ipv4_default_advmss caps it at IPV4_MAX_PMTU (65535) - 40, as the
      * IPv4 total length is 16 bits: lo's MTU 65536 gives 65495 (net/ipv4/route.c) */
     tp->advmss = (mtu < 65535u ? mtu : 65535u) - 40;
-    tp->mss_cache = tp->advmss - (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
+    tp->mss_pmtu = tp->mss_cache = tp->advmss - (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
     tp->gso_ok = gso;
     tp->snd_una = tp->snd_nxt = tp->write_seq = tp->pushed_seq = tp->snd_sml = isn + 1;
     tp->snd_cwnd = TCP_INIT_CWND;
@@ -200,6 +200,8 @@ void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu)
     tcp_init_receiver(b, a);
     a->snd_wnd = a->max_window = b->rcv_wnd;
     b->snd_wnd = b->max_window = a->rcv_wnd;
+    tcp_sync_mss(a); /* tcp_finish_connect / tcp_init_transfer: against the handshake's window */
+    tcp_sync_mss(b);
     a->snd_wl1 = a->rcv_nxt;
     b->snd_wl1 = b->rcv_nxt;
 }

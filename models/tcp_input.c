@@ -221,8 +221,10 @@ static int tcp_ack_update_window(TcpSock *tp, const Skb *skb, uint64_t ack)
         tp->snd_wl1 = skb->seq;
         if (tp->snd_wnd != nwin) {
             tp->snd_wnd = nwin;
-            if (nwin > tp->max_window)
+            if (nwin > tp->max_window) {
                 tp->max_window = nwin;
+                tcp_sync_mss(tp); /* a larger window may lift the half-window bound */
+            }
         }
     }
     tcp_snd_una_update(tp, ack);

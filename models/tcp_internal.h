@@ -139,6 +139,8 @@ struct TcpSock {
     bool sack_ok, ts_ok, gso_ok;
     uint8_t rcv_wscale, snd_wscale;
     uint32_t mss_cache, advmss;
+    uint32_t mss_pmtu;             /* the MSS the path MTU allows; mss_cache is it bounded by the
+                                    * peer's window (tcp_sync_mss) */
     /* ---- sender ---- */
     uint64_t snd_una, snd_nxt, write_seq, pushed_seq, snd_sml, snd_wl1;
     uint32_t snd_wnd, max_window;
@@ -456,6 +458,8 @@ uint32_t __tcp_select_window(TcpSock *tp);
 /* ---- tcp_output.c ---- */
 uint32_t tcp_select_window(TcpSock *tp);
 void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu);
+/* tcp_sync_mss: mss_cache = the path MSS bounded by half the peer's largest window. */
+void tcp_sync_mss(TcpSock *tp);
 void tcp_send_ack(TcpSock *tp, Cpu *cpu);
 void tcp_send_delayed_ack(TcpSock *tp, Cpu *cpu);
 bool tcp_write_xmit(TcpSock *tp, uint32_t mss_now, int nonagle, int push_one, Cpu *cpu);

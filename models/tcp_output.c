@@ -173,6 +173,20 @@ static void tcp_xmit_bare(TcpSock *tp, uint64_t seq, Cpu *cpu)
     tcp_xmit_out(tp, skb, cpu);
 }
 
+/* tcp_sync_mss's window bound, tcp_bound_to_half_wnd (every era): segments larger than half the
+ * peer's largest window would leave it unable to hold two, so they are cut to half of it (the
+ * whole of it below 536 bytes), never below 68 bytes of IP packet. */
+void tcp_sync_mss(TcpSock *tp)
+{
+    uint32_t mss = tp->mss_pmtu;
+    uint32_t cutoff = tp->max_window > TCP_MSS_DEFAULT ? tp->max_window >> 1 : tp->max_window;
+    if (cutoff && mss > cutoff) {
+        uint32_t floor = 68u - (20u + (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0));
+        mss = cutoff > floor ? cutoff : floor;
+    }
+    tp->mss_cache = mss;
+}
+
 /* tcp_send_ack / __tcp_send_ack: a pure ACK at snd_nxt. */
 void tcp_send_ack(TcpSock *tp, Cpu *cpu)
 {

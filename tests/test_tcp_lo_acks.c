@@ -44,6 +44,12 @@ static void test_lo_acks_every_second_skb(void)
     TcpBench *tb = th_new();
     tb->conf[1].tcp.rcvbuf = 4u << 20;
     th_connect(tb, LO_MTU);
+    /* tcp_sync_mss bounds the MSS to half the SYN-ACK's 65535 window; the receiver's first
+     * window update (196608 below) lifts it. Start from there: one-segment skbs. */
+    g_assert_cmpuint(tb->a->mss_cache, ==, 65535u / 2);
+    g_assert_cmpuint(tb->a->mss_pmtu, ==, LO_MSS);
+    tb->a->max_window = tb->a->snd_wnd = 196608u;
+    tcp_sync_mss(tb->a);
     g_assert_cmpuint(tb->a->mss_cache, ==, LO_MSS);
     g_assert_cmpuint(tb->b->window_clamp, ==, 2097152u);
 
@@ -104,6 +110,8 @@ static void test_lo_write_tails_keep_rcv_mss(void)
     TcpBench *tb = th_new();
     tb->conf[1].tcp.rcvbuf = 4u << 20;
     th_connect(tb, LO_MTU);
+    tb->a->max_window = tb->a->snd_wnd = 196608u; /* past tcp_sync_mss's half-window bound */
+    tcp_sync_mss(tb->a);
     for (int w = 0; w < 3; w++) {
         write_and_read(tb, LO_MSS + LO_TAIL); /* one full segment, then the tail */
         g_assert_cmpuint(tb->b->ack.rcv_mss, ==, LO_MSS);
@@ -125,11 +133,51 @@ static void test_lo_mtu_65536_mss(void)
     TcpBench *tb = th_new();
     th_connect(tb, 65536);
     g_assert_cmpuint(tb->a->advmss, ==, 65495u);
+    g_assert_cmpuint(tb->a->mss_pmtu, ==, LO_MSS);
+    tb->a->max_window = tb->a->snd_wnd = 196608u; /* past tcp_sync_mss's half-window bound */
+    tcp_sync_mss(tb->a);
     g_assert_cmpuint(tb->a->mss_cache, ==, LO_MSS);
     th_write(tb->a, 2u * LO_MSS);
     g_assert_cmpuint(tb->out[0].head->len, ==, LO_MSS);
     g_assert_cmpuint(tb->out[0].head->len + 32u + 20u, <=, 65535u);
     th_pump(tb);
+    th_free(tb);
+}
+
+/* tcp_sync_mss bounds the MSS to half the peer's largest window (tcp_bound_to_half_wnd), and
+ * the handshake's window is the SYN-ACK's unscaled 65535: over lo the sender starts with
+ * 32767-byte segments. As the receiver's window grows (its 4 MiB buffer), each ACK that raises
+ * max_window re-syncs the MSS (tcp_ack_update_window) to min(65483, max_window / 2), until the
+ * full 65483.
+ * With a receiver whose window stays at 32 KiB, segments stay at 16 KiB, two in its window. */
+static void test_lo_mss_bounded_by_half_the_window(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.rcvbuf = 4u << 20;
+    th_connect(tb, LO_MTU);
+    g_assert_cmpuint(tb->a->max_window, ==, 65535u);
+    g_assert_cmpuint(tb->a->mss_cache, ==, 32767u);
+    for (int i = 0; i < 4 && tb->a->mss_cache < LO_MSS; i++) {
+        th_write(tb->a, 2u * 32767u);
+        th_pump(tb);
+        th_read(tb->b);
+        th_pump(tb);
+        uint32_t half = tb->a->max_window / 2;
+        g_assert_cmpuint(tb->a->mss_cache, ==, half < LO_MSS ? half : LO_MSS);
+    }
+    g_assert_cmpuint(tb->a->max_window, >=, 2u * LO_MSS);
+    g_assert_cmpuint(tb->a->mss_cache, ==, LO_MSS);
+    th_free(tb);
+
+    tb = th_new();
+    th_connect(tb, LO_MTU);
+    tb->a->max_window = tb->a->snd_wnd = 32768u;
+    tcp_sync_mss(tb->a);
+    g_assert_cmpuint(tb->a->mss_cache, ==, 16384u);
+    th_write(tb->a, 32768u);
+    g_assert_cmpuint(th_pending(tb, 0), >=, 1);
+    g_assert_cmpuint(tb->out[0].head->len, <=, 32768u);
+    g_assert_cmpuint(tb->a->snd_nxt - tb->a->snd_una, ==, 32768u); /* the whole window went */
     th_free(tb);
 }
 
@@ -139,5 +187,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/lo/acks-every-second-skb", test_lo_acks_every_second_skb);
     g_test_add_func("/tcp/lo/write-tails-keep-rcv-mss", test_lo_write_tails_keep_rcv_mss);
     g_test_add_func("/tcp/lo/mtu-65536-mss", test_lo_mtu_65536_mss);
+    g_test_add_func("/tcp/lo/mss-bounded-by-half-the-window", test_lo_mss_bounded_by_half_the_window);
     return g_test_run();
 }

@@ -3,10 +3,10 @@
 # matter, its before and after runs end with identical counters (the same counter fingerprint);
 # with the seed's own setting they differ. A model that flushed or yielded for another reason
 # would break the first half, a knob that did nothing the second.
-#   001 (flush before a sendmsg call's 2nd, 17th... new skb): a 32 KiB write tops up the tail
-#       skb and starts at most one new one (lo size_goal 65483), so neither variant ever flushes
-#       inside sendmsg. (64 KiB is 53 bytes over size_goal: when the small tail has already left,
-#       a call starts two skbs and "every 1" flushes.)
+#   001 (flush before a sendmsg call's 2nd, 17th... new skb): a 16 KiB write (netperf's default
+#       send size) tops up the tail skb and starts at most one new one, whether size_goal is
+#       65483 or, until the receiver's window grows past 128 KiB, 32767 (tcp_sync_mss bounds the
+#       MSS to half the SYN-ACK's 64 KiB window), so neither variant ever flushes inside sendmsg.
 #   000 (cond_resched in __release_sock): one flow has no other task on its CPU, so
 #       need_resched is never set and cond_resched never yields in either variant. And with
 #       full preemption (CONFIG_PREEMPT) cond_resched() is a no-op: the owner is preempted
@@ -35,7 +35,7 @@ same() { counters_fp "$@"; [ "$(sort -u "$TMP/fp" | wc -l)" -eq 1 ] || fail "$1 
 differ() { counters_fp "$@"; [ "$(sort -u "$TMP/fp" | wc -l)" -eq 2 ] || fail "$1 $*: before and after are identical"; }
 
 short=(duration=300ms warmup=100ms)
-same sendmsg-flush-backlog "${short[@]}" workloads.stream.write_size=32KiB
+same sendmsg-flush-backlog "${short[@]}" workloads.stream.write_size=16KiB
 differ sendmsg-flush-backlog "${short[@]}"
 same release-sock-resched "${short[@]}" workloads.netperf.flows=1
 same release-sock-resched "${short[@]}" hosts.srv.sched.preempt=full
