@@ -258,13 +258,28 @@ void tcp_skb_fill(TcpSock *tp, Skb *skb, uint64_t n)
     tp->write_seq += n;
 }
 
-/* tcp_push at the end of the call (or before waiting for memory): PSH on the tail. */
-static void tcp_push(TcpSock *tp, int nonagle, Cpu *cpu)
+/* tcp_should_autocork (3.14+): a tail short of size_goal waits while earlier data of the socket
+ * is still below TCP; that data's TX completion (sock_wfree with TSQ_THROTTLED set) runs the TSQ
+ * handler, which sends the tail grown by whatever was written meanwhile. */
+static bool tcp_should_autocork(const TcpSock *tp, const Skb *skb, uint32_t size_goal)
+{
+    return tcp_conf(tp)->autocorking && skb->len < size_goal && tp->rtx_queue.head &&
+           tp->sk.wmem_alloc > skb->truesize;
+}
+
+void tcp_push(TcpSock *tp, int nonagle, uint32_t size_goal, Cpu *cpu)
 {
     Skb *tail = tp->write_queue.tail;
     if (!tail)
         return;
     tcp_mark_push(tp, tail);
+    if (tcp_should_autocork(tp, tail, size_goal)) {
+        if (!(tp->tsq_flags & TSQF_THROTTLED)) {
+            tcp_count(tp, CTR_TcpExtTCPAutoCorking, 1);
+            tp->tsq_flags |= TSQF_THROTTLED;
+        }
+        return; /* (the kernel re-reads sk_wmem_alloc here for a completion racing the flag) */
+    }
     __tcp_push_pending_frames(tp, tp->mss_cache, nonagle, cpu);
 }
 
@@ -275,8 +290,11 @@ static Skb *tcp_sendmsg_new_segment(TcpSock *tp, Task *t, TcpCall *c)
     uint32_t every = tcp_stack(tp)->sendmsg_flush_backlog_every;
     if (!sk_stream_memory_free(tp)) {
         tp->sock_nospace = true;
-        if (c->done)
-            tcp_push(tp, TCP_NAGLE_PUSH, t->cpu);
+        if (c->done) {
+            uint32_t size_goal;
+            tcp_send_mss(tp, &size_goal);
+            tcp_push(tp, TCP_NAGLE_PUSH, size_goal, t->cpu);
+        }
         c->phase = SND_WAIT_RELEASE;
         return NULL;
     }
@@ -297,7 +315,7 @@ static void tcp_sendmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     uint32_t size_goal;
     uint32_t mss_now = tcp_send_mss(tp, &size_goal);
     if (c->done >= c->len) {
-        tcp_push(tp, 0, t->cpu);
+        tcp_push(tp, 0, size_goal, t->cpu);
         c->phase = SND_RELEASE;
         return;
     }

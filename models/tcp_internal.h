@@ -458,6 +458,9 @@ uint32_t __tcp_select_window(TcpSock *tp);
 /* ---- tcp_output.c ---- */
 uint32_t tcp_select_window(TcpSock *tp);
 void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu);
+/* tcp_push at the end of a write (or before waiting for memory): PSH on the tail, which
+ * autocorking may hold (hosts.H.tcp.autocorking). */
+void tcp_push(TcpSock *tp, int nonagle, uint32_t size_goal, Cpu *cpu);
 /* tcp_sync_mss: mss_cache = the path MSS bounded by half the peer's largest window. */
 void tcp_sync_mss(TcpSock *tp);
 void tcp_send_ack(TcpSock *tp, Cpu *cpu);

@@ -249,6 +249,12 @@ static const ConfKey table[] = {
          "receiver's autotuning RTT, the sender's fallback) become us-exact."),
     HOST("tcp", "tcp.tlp", CONF_T_BOOL, tcp.tlp, "true", NULL, NULL,
          "Tail loss probe: net.ipv4.tcp_early_retrans=3 (3.10+)."),
+    HOST("tcp", "tcp.autocorking", CONF_T_BOOL, tcp.autocorking, "true", NULL, NULL,
+         "net.ipv4.tcp_autocorking=1 (3.14+, f54b311142a9): at the end of a write, a tail skb "
+         "still short of size_goal is held while earlier data of the socket waits below TCP "
+         "(sk_wmem_alloc above the tail's truesize); that data's TX completion runs the TSQ "
+         "handler, which sends the tail grown by later writes (TcpExtTCPAutoCorking). false = "
+         "kernels before 3.14, which sent it at once (Nagle permitting)."),
     HOST("tcp", "tcp.comp_sack_nr", CONF_T_U32, tcp.comp_sack_nr, "44", "0", "255",
          "SACK compression (4.18+), net.ipv4.tcp_comp_sack_nr: with data out of order, the first 3 "
          "ACKs for one rcv_nxt leave at once (TCP_FASTRETRANS_THRESH); later ones are held by an "

@@ -35,6 +35,7 @@
     X(TcpExtDelayedACKLocked)                                                                   \
     X(TcpExtDelayedACKLost)                                                                     \
     X(TcpExtTCPAckCompressed)                                                                   \
+    X(TcpExtTCPAutoCorking)                                                                     \
     X(TcpExtTCPPureAcks)                                                                        \
     X(TcpExtTCPHPAcks)                                                                          \
     X(TcpExtTCPBacklogDrop)                                                                     \

@@ -116,6 +116,7 @@ def tcp_lines(r):
              f"      window_counts_backlog: {flag(r, .7)}",
              f"      quickack_route: {flag(r, .2)}",
              f"      delack_from_rto_min: {flag(r, .7)}",
+             f"      autocorking: {flag(r, .7)}",
              f"      comp_sack_nr: {r.choice([0, 1, 44, 44, 255])}",
              f"      comp_sack_delay: {r.choice(['0', '50us', '1ms'])}",
              f"      comp_sack_slack: {r.choice(['0', '100us'])}"]
