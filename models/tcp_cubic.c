@@ -272,7 +272,11 @@ static void hystart_update(TcpSock *tp, CubicState *ca, uint32_t delay)
     uint64_t now = cubic_now_us(tp);
     if (now - ca->last_ack <= HYSTART_ACK_DELTA_US) { /* ACK train */
         ca->last_ack = now;
-        uint32_t threshold = (ca->delay_min + hystart_ack_delay(tp)) >> 1; /* not paced */
+        /* half delay_min unless paced (sk_pacing_status SK_PACING_NONE): pacing may delay
+         * packets up to RTT/2 in slow start */
+        uint32_t threshold = ca->delay_min + hystart_ack_delay(tp);
+        if (!tcp_conf(tp)->pacing)
+            threshold >>= 1;
         if (now - ca->round_start > threshold) {
             hystart_found(tp, ca);
             return;

@@ -230,6 +230,26 @@ static void test_cwnd_count_cubic_ack_ratio(void)
     }
 }
 
+/* With TCP pacing (sk_pacing_status not SK_PACING_NONE) the ACK-train threshold is the whole
+ * delay_min, not half: the train of test_hystart_ack_train goes on past +6 ms and ends slow
+ * start only past 10 ms, at +11 ms (no pacing rate yet, so no ack-delay allowance). */
+static void test_hystart_ack_train_paced(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.pacing = true;
+    TcpSock *tp = hystart_sock(tb);
+    tp->ca_ops->pkts_acked(tp, 1, 10000);
+    for (int ms = 1; ms <= 10; ms++) {
+        th_run_to(tb, ms * SIM_MS);
+        tp->ca_ops->pkts_acked(tp, 1, 10000);
+    }
+    g_assert_cmpuint(tp->snd_ssthresh, ==, TCP_INFINITE_SSTHRESH);
+    th_run_to(tb, 11 * SIM_MS);
+    tp->ca_ops->pkts_acked(tp, 1, 10000);
+    g_assert_cmpuint(tp->snd_ssthresh, ==, 20);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -237,6 +257,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/cubic/curve", test_cubic_curve);
     g_test_add_func("/tcp/cubic/hystart-delay", test_hystart_delay);
     g_test_add_func("/tcp/cubic/hystart-ack-train", test_hystart_ack_train);
+    g_test_add_func("/tcp/cubic/hystart-ack-train-paced", test_hystart_ack_train_paced);
     g_test_add_func("/tcp/reno/basics", test_reno);
     g_test_add_func("/tcp/cwnd-count/slow-start", test_cwnd_count_slow_start);
     g_test_add_func("/tcp/cwnd-count/reno-avoidance", test_cwnd_count_reno_avoidance);
