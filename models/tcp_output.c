@@ -173,18 +173,22 @@ static void tcp_xmit_bare(TcpSock *tp, uint64_t seq, Cpu *cpu)
     tcp_xmit_out(tp, skb, cpu);
 }
 
-/* tcp_sync_mss's window bound, tcp_bound_to_half_wnd (every era): segments larger than half the
- * peer's largest window would leave it unable to hold two, so they are cut to half of it (the
- * whole of it below 536 bytes), never below 68 bytes of IP packet. */
+/* tcp_bound_to_half_wnd (every era): a segment, or a TSO skb, larger than half the peer's
+ * largest window would leave it unable to hold two, so it is cut to half of it (the whole of it
+ * below 536 bytes), never below a 68-byte IP packet (IPv4's minimum MTU) less the TCP header. */
+static uint32_t tcp_bound_to_half_wnd(const TcpSock *tp, uint32_t pktsize)
+{
+    uint32_t cutoff = tp->max_window > TCP_MSS_DEFAULT ? tp->max_window >> 1 : tp->max_window;
+    uint32_t floor = 68u - (TCP_HDR_LEN + (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0));
+    if (cutoff && pktsize > cutoff)
+        return cutoff > floor ? cutoff : floor;
+    return pktsize;
+}
+
+/* tcp_sync_mss: the path MSS within tcp_bound_to_half_wnd. */
 void tcp_sync_mss(TcpSock *tp)
 {
-    uint32_t mss = tp->mss_pmtu;
-    uint32_t cutoff = tp->max_window > TCP_MSS_DEFAULT ? tp->max_window >> 1 : tp->max_window;
-    if (cutoff && mss > cutoff) {
-        uint32_t floor = 68u - (20u + (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0));
-        mss = cutoff > floor ? cutoff : floor;
-    }
-    tp->mss_cache = mss;
+    tp->mss_cache = tcp_bound_to_half_wnd(tp, tp->mss_pmtu);
 }
 
 /* tcp_send_ack / __tcp_send_ack: a pure ACK at snd_nxt. */
@@ -259,15 +263,6 @@ uint32_t tcp_tso_autosize(const TcpSock *tp, uint32_t mss_now)
         bytes = TCP_SK_GSO_MAX_SIZE;
     uint32_t segs = (uint32_t)(bytes / mss_now);
     return segs < TCP_MIN_TSO_SEGS ? TCP_MIN_TSO_SEGS : segs;
-}
-
-/* tcp_bound_to_half_wnd: a TSO skb never exceeds half the peer's largest window. */
-static uint32_t tcp_bound_to_half_wnd(const TcpSock *tp, uint32_t pktsize)
-{
-    uint32_t cutoff = tp->max_window > TCP_MSS_DEFAULT ? tp->max_window >> 1 : tp->max_window;
-    if (cutoff && pktsize > cutoff)
-        return cutoff > 68u - TCP_HDR_LEN ? cutoff : 68u - TCP_HDR_LEN; /* 68: IPv4 min MTU */
-    return pktsize;
 }
 
 /* tcp_send_mss: mss_now and size_goal = autosized segments x mss (3.12 tcp_xmit_size_goal),
