@@ -244,6 +244,7 @@ Skb *tcp_entail_new_skb(TcpSock *tp, Cpu *cpu)
     tp->sk.wmem_queued += skb->truesize;
     tcp_skb_append(&tp->write_queue, skb);
     tcp_charge(tp, cpu, COST_SENDMSG_SKB);
+    tcp_slow_start_after_idle_check(tp);
     return skb;
 }
 

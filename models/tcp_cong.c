@@ -132,6 +132,70 @@ bool tcp_is_cwnd_limited(const TcpSock *tp)
     return false;
 }
 
+/* ---- cwnd validation (RFC 2861, hosts.H.tcp.slow_start_after_idle) ---- */
+
+/* tcp_cwnd_restart: after `idle` jiffies with nothing in flight, one halving per RTO of idle
+ * time beyond the first, never below the initial window (nor raising a smaller cwnd to it). */
+static void tcp_cwnd_restart(TcpSock *tp, int64_t idle)
+{
+    uint32_t restart = TCP_INIT_CWND < tp->snd_cwnd_clamp ? TCP_INIT_CWND : tp->snd_cwnd_clamp;
+    uint32_t cwnd = tp->snd_cwnd;
+    tcp_ca_event(tp, CA_EVENT_CWND_RESTART);
+    tp->snd_ssthresh = tcp_current_ssthresh(tp);
+    if (restart > cwnd)
+        restart = cwnd;
+    while ((idle -= (int64_t)tp->icsk_rto) > 0 && cwnd > restart)
+        cwnd >>= 1;
+    tp->snd_cwnd = cwnd > restart ? cwnd : restart;
+    tp->snd_cwnd_stamp = tcp_jiffies(tp);
+    tp->snd_cwnd_used = 0;
+}
+
+/* tcp_slow_start_after_idle_check: run when a write queues a new skb (skb_entail) and when an
+ * ACK changes the window while data waits. (Before 4.x's move to skb_entail the check ran when
+ * the first skb after the idle period was sent, so that one skb still saw the old cwnd.) */
+void tcp_slow_start_after_idle_check(TcpSock *tp)
+{
+    if (!tcp_conf(tp)->slow_start_after_idle || tp->packets_out)
+        return;
+    int64_t idle = (int64_t)(tcp_jiffies(tp) - tp->lsndtime);
+    if (idle > (int64_t)tp->icsk_rto)
+        tcp_cwnd_restart(tp, idle);
+}
+
+/* tcp_cwnd_application_limited: after an RTO without the cwnd being used or grown, in Open and
+ * with the writer not blocked on its send buffer, cwnd moves halfway down to what was used
+ * (at least the initial window). */
+static void tcp_cwnd_application_limited(TcpSock *tp)
+{
+    if (tp->ca_state == TCP_CA_Open && !tp->sock_nospace) {
+        uint32_t used = tp->snd_cwnd_used > TCP_INIT_CWND ? tp->snd_cwnd_used : TCP_INIT_CWND;
+        if (used < tp->snd_cwnd) {
+            tp->snd_ssthresh = tcp_current_ssthresh(tp);
+            tp->snd_cwnd = (tp->snd_cwnd + used) >> 1;
+        }
+        tp->snd_cwnd_used = 0;
+    }
+    tp->snd_cwnd_stamp = tcp_jiffies(tp);
+}
+
+/* The second half of tcp_cwnd_validate, after a transmit: a flow that fills its cwnd keeps it;
+ * one that does not records how much it used and, an RTO after the cwnd last changed, gives
+ * back half of what it did not use. */
+void tcp_cwnd_validate_usage(TcpSock *tp)
+{
+    if (tcp_is_cwnd_limited(tp)) {
+        tp->snd_cwnd_used = 0;
+        tp->snd_cwnd_stamp = tcp_jiffies(tp);
+        return;
+    }
+    if (tp->packets_out > tp->snd_cwnd_used)
+        tp->snd_cwnd_used = tp->packets_out;
+    if (tcp_conf(tp)->slow_start_after_idle &&
+        (int64_t)(tcp_jiffies(tp) - tp->snd_cwnd_stamp) >= (int64_t)tp->icsk_rto)
+        tcp_cwnd_application_limited(tp);
+}
+
 /* tcp_reno_undo_cwnd: undo restores the cwnd from before the reduction. */
 uint32_t tcp_reno_undo_cwnd(TcpSock *tp)
 {

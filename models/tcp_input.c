@@ -221,6 +221,8 @@ static int tcp_ack_update_window(TcpSock *tp, const Skb *skb, uint64_t ack)
         tp->snd_wl1 = skb->seq;
         if (tp->snd_wnd != nwin) {
             tp->snd_wnd = nwin;
+            if (tp->write_queue.head)
+                tcp_slow_start_after_idle_check(tp);
             if (nwin > tp->max_window) {
                 tp->max_window = nwin;
                 tcp_sync_mss(tp); /* a larger window may lift the half-window bound */
@@ -322,7 +324,8 @@ static void tcp_cong_control(TcpSock *tp, uint64_t ack, uint32_t acked_sacked, i
     if (tcp_in_cwnd_reduction(tp)) {
         tcp_cwnd_reduction(tp, acked_sacked, flag);
     } else if (flag & FLAG_DATA_ACKED) {
-        tp->ca_ops->cong_avoid(tp, ack, acked_sacked);
+        tp->ca_ops->cong_avoid(tp, ack, acked_sacked); /* tcp_cong_avoid */
+        tp->snd_cwnd_stamp = tcp_jiffies(tp);
     }
     tcp_update_pacing_rate(tp);
 }

@@ -152,6 +152,8 @@ struct TcpSock {
     uint32_t max_packets_out;
     uint64_t cwnd_usage_seq;
     bool is_cwnd_limited;
+    uint32_t snd_cwnd_used;        /* most packets out while not cwnd-limited (RFC 2861) */
+    uint64_t snd_cwnd_stamp;       /* jiffies when cwnd was last grown, set or validated */
     uint32_t prr_delivered, prr_out;
     uint32_t reordering;
     bool reord_seen;
@@ -548,6 +550,10 @@ uint32_t tcp_ca_acked_units(const TcpSock *tp, uint32_t acked);
  * else *acked is what is. */
 bool tcp_cong_avoid_start(TcpSock *tp, uint32_t *acked);
 bool tcp_is_cwnd_limited(const TcpSock *tp);
+/* RFC 2861 (hosts.H.tcp.slow_start_after_idle): the restart after idle, checked at skb_entail and
+ * on a window change; and the usage half of tcp_cwnd_validate, after each transmit. */
+void tcp_slow_start_after_idle_check(TcpSock *tp);
+void tcp_cwnd_validate_usage(TcpSock *tp);
 uint32_t tcp_reno_undo_cwnd(TcpSock *tp);
 const TcpCongOps *tcp_cubic_ops(void);
 const TcpCongOps *tcp_reno_ops(void);

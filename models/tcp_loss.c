@@ -126,8 +126,10 @@ void tcp_cwnd_reduction(TcpSock *tp, uint32_t newly_acked_sacked, int flag)
 
 void tcp_end_cwnd_reduction(TcpSock *tp)
 {
-    if (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH && (tp->ca_state == TCP_CA_CWR || tp->undo_marker))
+    if (tp->snd_ssthresh < TCP_INFINITE_SSTHRESH && (tp->ca_state == TCP_CA_CWR || tp->undo_marker)) {
         tp->snd_cwnd = tp->snd_ssthresh;
+        tp->snd_cwnd_stamp = tcp_jiffies(tp);
+    }
     tcp_ca_event(tp, CA_EVENT_COMPLETE_CWR);
 }
 
@@ -181,6 +183,7 @@ void tcp_enter_loss(TcpSock *tp)
     }
     tp->snd_cwnd = tcp_packets_in_flight(tp) + 1;
     tp->snd_cwnd_cnt = 0;
+    tp->snd_cwnd_stamp = tcp_jiffies(tp);
     tcp_set_ca_state(tp, TCP_CA_Loss);
     tp->high_seq = tp->snd_nxt;
     tp->tlp_high_seq = 0;
@@ -215,6 +218,7 @@ static void tcp_undo_cwnd_reduction(TcpSock *tp, bool unmark_loss)
         if (tp->prior_ssthresh > tp->snd_ssthresh)
             tp->snd_ssthresh = tp->prior_ssthresh;
     }
+    tp->snd_cwnd_stamp = tcp_jiffies(tp);
     tp->undo_marker = 0;
     tp->rack.advanced = 1; /* re-examine losses */
     SIM_EVENT(tcp_host(tp), LOG_TCP, NULL, &tp->sk, "undo", "state=%s cwnd=%u ssthresh=%u",

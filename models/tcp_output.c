@@ -420,7 +420,8 @@ static void tcp_event_new_data_sent(TcpSock *tp, Skb *skb, Cpu *cpu)
         tcp_rearm_rto(tp, cpu);
 }
 
-/* tcp_cwnd_validate: remember whether the flow used its cwnd (cwnd growth needs it). */
+/* tcp_cwnd_validate: remember whether the flow used its cwnd (cwnd growth needs it), and give
+ * back what an application-limited flow did not use (RFC 2861). */
 static void tcp_cwnd_validate(TcpSock *tp, bool is_cwnd_limited)
 {
     if (tp->snd_una >= tp->cwnd_usage_seq || is_cwnd_limited ||
@@ -429,6 +430,7 @@ static void tcp_cwnd_validate(TcpSock *tp, bool is_cwnd_limited)
         tp->max_packets_out = tp->packets_out;
         tp->cwnd_usage_seq = tp->snd_nxt;
     }
+    tcp_cwnd_validate_usage(tp);
 }
 
 /* tcp_tso_should_defer ("TSO Nagle", hosts.H.tcp.tso_defer): hold a TSO skb that may go only

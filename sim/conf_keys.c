@@ -255,6 +255,14 @@ static const ConfKey table[] = {
          "(sk_wmem_alloc above the tail's truesize); that data's TX completion runs the TSQ "
          "handler, which sends the tail grown by later writes (TcpExtTCPAutoCorking). false = "
          "kernels before 3.14, which sent it at once (Nagle permitting)."),
+    HOST("tcp", "tcp.slow_start_after_idle", CONF_T_BOOL, tcp.slow_start_after_idle, "true", NULL,
+         NULL,
+         "net.ipv4.tcp_slow_start_after_idle=1 (the default of every kernel, RFC 2861): a sender "
+         "that had nothing in flight for more than an RTO halves its cwnd once per RTO of idle "
+         "time, down to the initial window, when a write queues new data or the peer's window "
+         "changes (tcp_cwnd_restart); one that was not cwnd-limited and went an RTO without "
+         "growing it moves cwnd halfway down to what it used (tcp_cwnd_application_limited). "
+         "false = keep the cwnd across idle periods."),
     HOST("tcp", "tcp.comp_sack_nr", CONF_T_U32, tcp.comp_sack_nr, "44", "0", "255",
          "SACK compression (4.18+), net.ipv4.tcp_comp_sack_nr: with data out of order, the first 3 "
          "ACKs for one rcv_nxt leave at once (TCP_FASTRETRANS_THRESH); later ones are held by an "

@@ -1,6 +1,7 @@
 /* test_tcp_timers.c - the sender's retransmit timer (notes C.2-C.4, D.1-D.2): the RTO from an
  * RTT sample and its exponential backoff, the tail-loss-probe timeout with several packets
- * and with one packet out, and what the probe sends (new data, or the last MSS again).
+ * and with one packet out, and what the probe sends (new data, or the last MSS again); and the
+ * RTO as the clock of cwnd validation (RFC 2861, net.ipv4.tcp_slow_start_after_idle).
  * HZ = 1000 (a jiffy is 1 ms), MSS 1448, rto_min 200 ms. */
 #include "tcp_harness.h"
 
@@ -319,6 +320,94 @@ static void test_zero_window_probe(void)
     th_free(tb);
 }
 
+/* RFC 2861 restart (tcp_cwnd_restart via tcp_slow_start_after_idle_check at skb_entail). After
+ * the 10 ms exchange (RTO 210, last data sent at jiffy 0) the cwnd is set to 200, ssthresh 100.
+ * A write at 700 ms finds nothing in flight and 700 jiffies idle > 210: one halving per RTO of
+ * idle time beyond the first (700 - 210 = 490 > 0: 100; 280 > 0: 50; 70 > 0: 25; then -140),
+ * ssthresh = max(100, 3/4 x 200 = 150); 25 segments leave (the peer's window allows 47). Idle exactly one RTO (210 jiffies)
+ * is not "more than" one: the cwnd stays. With the sysctl off it always stays. */
+static TcpBench *idle_bench(bool on)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.slow_start_after_idle = on;
+    th_connect(tb, 1500);
+    exchange_10ms(tb);
+    tb->a->snd_cwnd = 200;
+    tb->a->snd_ssthresh = 100;
+    return tb;
+}
+
+static uint32_t cwnd_after_idle(bool on, sim_time_t write_at)
+{
+    TcpBench *tb = idle_bench(on);
+    th_run_to(tb, write_at);
+    /* sendmsg sends its first full skb before entailing the next (tcp_push_one); this bench's
+     * th_write entails them all first, and each entail with nothing in flight would restart */
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448u * 299u);
+    uint32_t cwnd = tb->a->snd_cwnd;
+    if (cwnd == 25) { /* restarted; unrestarted, the receiver's first window (47 MSS) limits */
+        g_assert_cmpuint(tb->a->packets_out, ==, 25);
+        g_assert_cmpuint(tb->a->snd_ssthresh, ==, 150);
+    }
+    th_free(tb);
+    return cwnd;
+}
+
+static void test_cwnd_restart_after_idle(void)
+{
+    g_assert_cmpuint(cwnd_after_idle(true, 700 * SIM_MS), ==, 25);
+    g_assert_cmpuint(cwnd_after_idle(true, 210 * SIM_MS), ==, 200);
+    g_assert_cmpuint(cwnd_after_idle(false, 700 * SIM_MS), ==, 200);
+}
+
+/* The restart also runs when an ACK changes the window while data waits (tcp_ack_update_window):
+ * the zero-window bench of the previous test, with cwnd 200. The data written at 20 ms waits
+ * for the window; the ACK that opens it at 650 ms finds 650 jiffies of idle since the last
+ * data (jiffy 0): 440 > 0: 100; 230 > 0: 50; 20 > 0: 25. */
+static void test_cwnd_restart_on_window_open(void)
+{
+    TcpBench *tb = idle_bench(true);
+    tb->a->snd_wnd = 0;
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 1448u * 100u);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 200); /* 20 jiffies idle */
+    th_run_to(tb, 650 * SIM_MS);                /* zero-window probes at 230 and 650 ms */
+    while (th_pending(tb, 0) > 1)
+        skb_free(tb->host[0].pool, th_take(tb, 0));
+    th_deliver(tb, 0); /* the second probe: answered at once with the open window */
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 25);
+    g_assert_cmpuint(tb->a->packets_out, ==, 25);
+    th_free(tb);
+}
+
+/* RFC 2861's slow part (tcp_cwnd_application_limited from tcp_cwnd_validate). cwnd 200, last
+ * validated by the ACK at 10 ms. One segment at 150 ms (idle 150 <= 210: no restart) stays
+ * unacknowledged (its RTO, at 360 ms, has not fired: the state is Open); a segment written at 225 ms, with
+ * one in flight (no restart), is sent by a flow that is not cwnd-limited 215 >= 210 jiffies
+ * after the cwnd last moved: cwnd = (200 + max(used 2, initial window 10)) / 2 = 105, ssthresh
+ * = max(100, 150). */
+static uint32_t cwnd_app_limited(bool on)
+{
+    TcpBench *tb = idle_bench(on);
+    th_run_to(tb, 150 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_run_to(tb, 225 * SIM_MS);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
+    th_write(tb->a, 1448);
+    uint32_t cwnd = tb->a->snd_cwnd;
+    g_assert_cmpuint(tb->a->snd_ssthresh, ==, on ? 150 : 100);
+    th_free(tb);
+    return cwnd;
+}
+
+static void test_cwnd_application_limited(void)
+{
+    g_assert_cmpuint(cwnd_app_limited(true), ==, 105);
+    g_assert_cmpuint(cwnd_app_limited(false), ==, 200);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -332,5 +421,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/timers/tlp-loss-recovery", test_tlp_loss_recovery);
     g_test_add_func("/tcp/timers/tlp-dsack", test_tlp_dsack_no_reduction);
     g_test_add_func("/tcp/timers/zero-window-probe", test_zero_window_probe);
+    g_test_add_func("/tcp/timers/cwnd-restart-after-idle", test_cwnd_restart_after_idle);
+    g_test_add_func("/tcp/timers/cwnd-restart-on-window-open", test_cwnd_restart_on_window_open);
+    g_test_add_func("/tcp/timers/cwnd-application-limited", test_cwnd_application_limited);
     return g_test_run();
 }
