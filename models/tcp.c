@@ -175,7 +175,14 @@ static void tcp_init_receiver(TcpSock *tp, const TcpSock *peer)
     if (hint > TCP_MSS_DEFAULT)
         hint = TCP_MSS_DEFAULT;
     tp->ack.rcv_mss = hint < TCP_MIN_MSS ? TCP_MIN_MSS : hint;
+    /* tcp_init_buffer_space: what the first autotuning measurement must beat */
     tp->rcvq_space.space = tp->rcv_wnd;
+    if (tcp_conf(tp)->rcvq_space_init == TCP_RCVQ_SPACE_INIT_CWND) {
+        uint32_t init = TCP_INIT_CWND * tp->advmss;
+        uint32_t lim = tp->rcv_ssthresh < init ? tp->rcv_ssthresh : init;
+        if (lim < tp->rcvq_space.space)
+            tp->rcvq_space.space = lim;
+    }
     tp->rcvq_space.seq = tp->copied_seq;
 }
 

@@ -27,6 +27,7 @@ G_STATIC_ASSERT(sizeof(TcpWinScaling) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpTsoDefer) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpRcvqSpaceInit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
 
 /* Choices in enum order (index == enum value). */
@@ -43,6 +44,7 @@ static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_sc
                                                   "scaling_ratio", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", NULL};
+static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
 static const char *const workload_choices[] = {"stream", "rr", NULL};
 
 G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
@@ -321,6 +323,13 @@ static const ConfKey table[] = {
              "the unread bytes, rcvwin = 2*that, zero TS samples dropped, window-based samples, "
              "minimum latched, out-of-order span provisioned); 6.18 = 6.16 plus the slow-start "
              "growth again (aa251c84636c, 6.18-rc4)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcvq_space_init", tcp.rcvq_space_init, "init_cwnd",
+             rcvq_space_init_choices, "tcp",
+             "What a connection's first autotuning measurement must beat (rcvq_space.space, set by "
+             "tcp_init_buffer_space): init_cwnd = 4.20+ (041a14d26715 'tcp: start receiver buffer "
+             "autotuning sooner'), the smallest of the first window, rcv_ssthresh and 10 x advmss, "
+             "so the buffer grows once more than 10 segments are read in an RTT; rcv_wnd = <= 4.19, "
+             "the first window (~64 KB)."),
     HOST("tcp", "tcp.window_counts_backlog", CONF_T_BOOL, tcp.window_counts_backlog, "true", NULL,
          NULL,
          "tcp_space() takes the socket backlog off the receive buffer (sk_rcvbuf - sk_backlog.len "

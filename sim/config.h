@@ -80,6 +80,10 @@ typedef enum {
     TCP_RCV_AUTOTUNE_6_16,   /* 6.16-6.17 "tcp: receive side improvements": 2*(copied - inq) */
     TCP_RCV_AUTOTUNE_6_18,   /* 6.18 (aa251c84636c, 6.18-rc4): 6.16 plus the slow-start growth */
 } TcpRcvAutotune;
+typedef enum {
+    TCP_RCVQ_SPACE_INIT_CWND, /* 4.20+ (041a14d26715; min3 after the clamp since 5.11) */
+    TCP_RCVQ_SPACE_RCV_WND,   /* <= 4.19: the first window */
+} TcpRcvqSpaceInit;
 
 typedef struct SchedConf {
     SchedPolicy policy;            /* hosts.H.sched.policy */
@@ -134,6 +138,7 @@ typedef struct TcpConf {
     TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */
     TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
+    TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */
     bool window_counts_backlog; /* hosts.H.tcp.window_counts_backlog: tcp_space() minus backlog */
     bool quickack_route;       /* hosts.H.tcp.quickack_route: the route's RTAX_QUICKACK metric */
     bool delack_from_rto_min;  /* hosts.H.tcp.delack_from_rto_min: 6.7+ delack_max cap */

@@ -7,17 +7,23 @@
  * 8 x 5000 = 40000; b's ACKs at 5 ms (TSval 6) make a echo 6, and the next new TSecr gives a
  * sample of 6 - 6 = 0 -> 1 ms (the minimum): 40000 + (1000 - 40000/8) = 36000 (4.5 ms).
  * b's reader then takes 80 MSS = 115840 bytes within that RTT. At 11 ms (>= 4.5 ms after the
- * last measurement at 0) tcp_rcv_space_adjust sees copied 115840 > space 65535 (the initial window):
+ * last measurement at 0) tcp_rcv_space_adjust sees copied 115840 > space. Until 4.19 space
+ * starts at the first window, 65535:
  *   rcvwin = 2 x 115840 + 16 x advmss 1460 = 255040
  *   grow   = 255040 x (115840 - 65535) / 65535 = 195770 (integer: 12829787200 / 65535)
  *   rcvwin += 2 x grow -> 646580; rcvbuf = 2 x rcvwin (adv_win_scale 1) = 1293160 < 6 MiB
- *   window_clamp = win_from_space(1293160) = 646580; space = 115840. */
-static void test_rcvbuf_autotune(void)
+ *   window_clamp = win_from_space(1293160) = 646580; space = 115840.
+ * From 4.20 (tcp_init_buffer_space: min3(rcv_ssthresh, rcv_wnd, 10 x advmss)) it starts at
+ * 14600: grow = 255040 x (115840 - 14600) / 14600 = 1768510, rcvwin = 255040 + 2 x 1768510 =
+ * 3792060, rcvbuf = 7584120 -> capped at tcp_rmem[2] 6 MiB = 6291456, window_clamp 3145728. */
+static void rcvbuf_autotune(TcpRcvqSpaceInit init, uint32_t space0, uint32_t rcvbuf,
+                            uint32_t clamp)
 {
     TcpBench *tb = th_new();
+    tb->conf[1].tcp.rcvq_space_init = init;
     th_connect(tb, 1500);
     TcpSock *b = tb->b;
-    g_assert_cmpuint(b->rcvq_space.space, ==, 65535);
+    g_assert_cmpuint(b->rcvq_space.space, ==, space0);
     th_write(tb->a, 1448);
     th_pump(tb);
     th_read(b);
@@ -34,14 +40,20 @@ static void test_rcvbuf_autotune(void)
     b->rcvq_space.seq += 1448;
     th_run_to(tb, 11 * SIM_MS);
     tcp_rcv_space_adjust(b);
-    g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, 1293160);
-    g_assert_cmpuint(b->window_clamp, ==, 646580);
+    g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, rcvbuf);
+    g_assert_cmpuint(b->window_clamp, ==, clamp);
     g_assert_cmpuint(b->rcvq_space.space, ==, 115840);
     /* within the next 4.5 ms nothing changes */
     th_run_to(tb, 15 * SIM_MS);
     tcp_rcv_space_adjust(b);
-    g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, 1293160);
+    g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, rcvbuf);
     th_free(tb);
+}
+
+static void test_rcvbuf_autotune(void)
+{
+    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, 65535, 1293160, 646580);
+    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, 14600, 6291456, 3145728);
 }
 
 /* Autotuning off (hosts.H.tcp.rcvbuf_autotune: false, a locked SO_RCVBUF): nothing grows. */
@@ -171,16 +183,18 @@ static void test_usec_ts_rtt_fallback(void)
 }
 
 /* The first adjustment at 1.2 ms (>= 200 us after the start of the measure at 0): copied = 81
- * MSS = 117288 > space 65535, nothing unread (adv_win_scale 1: rcvbuf = 2 x window).
+ * MSS = 117288 > space 14600 (10 x advmss, 4.20+), nothing unread (adv_win_scale 1: rcvbuf =
+ * 2 x window).
  *   6.16: rcvwin = 2 x 117288 = 234576 -> rcvbuf 469152, window_clamp 234576;
- *   6.18: + 2 x (234576 x (117288 - 65535) / 65535 = 185244) -> rcvwin 605064, rcvbuf 1210128.
+ *   6.18: + 2 x (234576 x (117288 - 14600) / 14600 = 1649839) -> rcvwin 3534254, rcvbuf
+ *   7068508, capped at tcp_rmem[2] 6 MiB = 6291456.
  * Then at 1.5 ms a sends 120 MSS that b reads and 100 more that stay unread: copied 173760 but
  * 144800 unread, 28960 <= space 117288 - no growth (ea33537d8292), where legacy grows. */
 static void test_drs_grow(void)
 {
     static const struct { TcpRcvAutotune policy; uint32_t rcvbuf; } cases[] = {
         { TCP_RCV_AUTOTUNE_6_16, 469152 },
-        { TCP_RCV_AUTOTUNE_6_18, 1210128 },
+        { TCP_RCV_AUTOTUNE_6_18, 6291456 },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
         TcpBench *tb = drs_bench(cases[i].policy);
@@ -201,10 +215,11 @@ static void test_drs_grow(void)
         g_assert_cmpuint(b->rcvq_space.space, ==, 81 * 1448);
         th_free(tb);
     }
-    /* legacy, same reads: 173760 copied > 117288 -> grows although the reader fell behind */
+    /* legacy, same reads: 173760 copied > 117288 -> a new measure although the reader fell
+     * behind (its first one already took rcvbuf to the 6 MiB cap) */
     TcpBench *tb = drs_bench(TCP_RCV_AUTOTUNE_LEGACY);
     tcp_rcv_space_adjust(tb->b);
-    uint32_t before = tcp_sk(tb->b)->rcvbuf;
+    g_assert_cmpuint(tb->b->rcvq_space.space, ==, 81 * 1448);
     th_run_to(tb, 2500 * SIM_US); /* legacy RTT is 1 ms */
     th_write(tb->a, 120 * 1448);
     th_pump(tb);
@@ -212,7 +227,7 @@ static void test_drs_grow(void)
     th_write(tb->a, 100 * 1448);
     th_pump(tb);
     tcp_rcv_space_adjust(tb->b);
-    g_assert_cmpuint(tcp_sk(tb->b)->rcvbuf, >, before);
+    g_assert_cmpuint(tb->b->rcvq_space.space, ==, 120 * 1448);
     th_free(tb);
 }
 

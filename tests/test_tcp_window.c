@@ -117,7 +117,7 @@ static void deliver_as_gro(TcpBench *tb, uint32_t frames, uint32_t truesize)
 /* 6.5+: the first GRO skb (5 frames: truesize_gro_skb(1500, 5) = 2624 + 4 x 2048 = 10816)
  * changes rcv_mss (536 -> 1448), so scaling_ratio = 7240 x 256 / 10816 = 1853440 / 10816 = 171
  * (171.36), and window_clamp follows: tcp_set_window_clamp(131072 x 171 / 256 = 87552) > 65536
- * (rcvq_space.space 65535 stays). The second skb has the same gso_size (len == rcv_mss), so its
+ * (rcvq_space.space, 10 x advmss = 14600 since 4.20, stays). The second skb has the same gso_size (len == rcv_mss), so its
  * truesize of 40000 (ratio 46) is not sampled: the kernel only divides when the MSS estimate
  * changes. Under adv_win_scale 1 the ratio is never measured and the clamp stays at half. */
 static void test_scaling_ratio_converges(void)
@@ -132,7 +132,7 @@ static void test_scaling_ratio_converges(void)
         g_assert_cmpuint(b->ack.rcv_mss, ==, 1448);
         g_assert_cmpuint(b->scaling_ratio, ==, era ? 171 : 128);
         g_assert_cmpuint(b->window_clamp, ==, era ? 87552 : 65536);
-        g_assert_cmpuint(b->rcvq_space.space, ==, 65535);
+        g_assert_cmpuint(b->rcvq_space.space, ==, 14600);
         deliver_as_gro(tb, 5, 40000);
         g_assert_cmpuint(b->scaling_ratio, ==, era ? 171 : 128);
         g_assert_cmpuint(b->window_clamp, ==, era ? 87552 : 65536);
@@ -146,11 +146,16 @@ static void test_scaling_ratio_converges(void)
  * 2624-byte frame (no GRO) gives 1448 x 256 / 2624 = 141 (141.27); window_clamp = 131072 x 141
  * / 256 = 72192; then a 7240-byte skb whose gso_size 1460 differs re-measures: 7240 x 256 /
  * 40000 = 46 (46.34) -> window_clamp 131072 x 46 / 256 = 23552 < 72192, so rcv_ssthresh <=
- * 23552, and rcvq_space.space (65535) is cut to 23552. */
+ * 23552, and rcvq_space.space is cut to 23552 (started here at the first window, 65535, the
+ * <= 4.19 rule, so that the cut shows; from 4.20 it starts at 10 x advmss = 14600, below). */
 static void test_scaling_ratio_shrinks(void)
 {
-    TcpBench *tb = bench(TCP_WIN_SCALING_RATIO);
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.win_scaling = TCP_WIN_SCALING_RATIO;
+    tb->conf[1].tcp.rcvq_space_init = TCP_RCVQ_SPACE_RCV_WND;
+    th_connect(tb, 1500);
     TcpSock *b = tb->b;
+    g_assert_cmpuint(b->rcvq_space.space, ==, 65535);
     th_write(tb->a, 1448);
     Skb *skb = th_take(tb, 0);
     g_assert_cmpuint(skb->len, ==, 1448);
