@@ -227,15 +227,13 @@ static void tcp_rcv_rtt_update(TcpSock *tp, uint32_t sample_us, bool win_dep)
     tp->rcv_rtt_us = old - (old >> 3) + sample_us;
 }
 
-/* tcp_rcv_rtt_measure (tcp_event_data_recv): the time until rcv_nxt passes the right edge
- * advertised when the measure started - one window's worth of data - is a window-based RTT
- * sample (Dynamic Right-Sizing). Modelled with the 6.16+ policies only: the legacy policy keeps
- * the TSecr-only estimator this model always had (with 1 ms TS samples every RTT, the window
- * samples could only lower it in between). */
+/* tcp_rcv_rtt_measure (tcp_event_data_recv, every kernel since Dynamic Right-Sizing in 2.6.7):
+ * the time until rcv_nxt passes the right edge advertised when the measure started - one
+ * window's worth of data - is a window-based RTT sample. It can only lower the estimate; with
+ * timestamps the TSecr samples (smoothed, >= 1 ms with ms TS before 6.16) pull it back up, and
+ * without them it is the only RTT autotuning has. */
 static void tcp_rcv_rtt_measure(TcpSock *tp)
 {
-    if (!tcp_drs_2025(tp))
-        return;
     if (tp->rcv_rtt_est_time) {
         if (tp->rcv_nxt < tp->rcv_rtt_est_seq)
             return;

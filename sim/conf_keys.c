@@ -319,10 +319,11 @@ static const ConfKey table[] = {
              rcv_autotune_choices, "tcp",
              "Receive-buffer autotuning (tcp_rcv_space_adjust) and receiver RTT: legacy = <= 6.15 "
              "(rcvwin = 2*copied + 16 MSS plus slow-start growth, ms TSecr samples with a 1 ms "
-             "floor, smoothed); 6.16 = the 'tcp: receive side improvements' series (copied minus "
-             "the unread bytes, rcvwin = 2*that, zero TS samples dropped, window-based samples, "
-             "minimum latched, out-of-order span provisioned); 6.18 = 6.16 plus the slow-start "
-             "growth again (aa251c84636c, 6.18-rc4)."),
+             "floor, smoothed, and window-based samples that only lower the estimate: without "
+             "timestamps the only ones); 6.16 = the 'tcp: receive side improvements' series "
+             "(copied minus the unread bytes, rcvwin = 2*that, zero TS samples dropped, the "
+             "minimum latched for TS samples too, out-of-order span provisioned); 6.18 = 6.16 plus "
+             "the slow-start growth again (aa251c84636c, 6.18-rc4)."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcvq_space_init", tcp.rcvq_space_init, "init_cwnd",
              rcvq_space_init_choices, "tcp",
              "What a connection's first autotuning measurement must beat (rcvq_space.space, set by "

@@ -6,18 +6,18 @@
  * full segment echoing TSecr 1 gives b its first sample: (5 + 1) - 1 = 5 ms -> rcv_rtt_us =
  * 8 x 5000 = 40000; b's ACKs at 5 ms (TSval 6) make a echo 6, and the next new TSecr gives a
  * sample of 6 - 6 = 0 -> 1 ms (the minimum): 40000 + (1000 - 40000/8) = 36000 (4.5 ms).
- * b's reader then takes 80 MSS = 115840 bytes within that RTT. At 11 ms (>= 4.5 ms after the
- * last measurement at 0) tcp_rcv_space_adjust sees copied 115840 > space. Until 4.19 space
- * starts at the first window, 65535:
- *   rcvwin = 2 x 115840 + 16 x advmss 1460 = 255040
- *   grow   = 255040 x (115840 - 65535) / 65535 = 195770 (integer: 12829787200 / 65535)
- *   rcvwin += 2 x grow -> 646580; rcvbuf = 2 x rcvwin (adv_win_scale 1) = 1293160 < 6 MiB
- *   window_clamp = win_from_space(1293160) = 646580; space = 115840.
- * From 4.20 (tcp_init_buffer_space: min3(rcv_ssthresh, rcv_wnd, 10 x advmss)) it starts at
- * 14600: grow = 255040 x (115840 - 14600) / 14600 = 1768510, rcvwin = 255040 + 2 x 1768510 =
- * 3792060, rcvbuf = 7584120 -> capped at tcp_rmem[2] 6 MiB = 6291456, window_clamp 3145728. */
+ * b's reader then takes 40 MSS = 57920 bytes within that RTT: less than the window the
+ * window-based measure started with at 5 ms, so that measure does not end (a burst passing it
+ * within one instant would give a 1 us sample). At 11 ms (>= 4.5 ms after the last measurement
+ * at 0) tcp_rcv_space_adjust compares copied 57920 with space. Until 4.19 space starts at the
+ * first window, 65535: nothing grows. From 4.20 (tcp_init_buffer_space: min3(rcv_ssthresh,
+ * rcv_wnd, 10 x advmss)) it starts at 14600:
+ *   rcvwin = 2 x 57920 + 16 x advmss 1460 = 139200
+ *   grow   = 139200 x (57920 - 14600) / 14600 = 413023 (integer: 6030144000 / 14600)
+ *   rcvwin += 2 x grow -> 965246; rcvbuf = 2 x rcvwin (adv_win_scale 1) = 1930492 < 6 MiB
+ *   window_clamp = win_from_space(1930492) = 965246; space = 57920. */
 static void rcvbuf_autotune(TcpRcvqSpaceInit init, uint32_t space0, uint32_t rcvbuf,
-                            uint32_t clamp)
+                            uint32_t clamp, uint32_t space1)
 {
     TcpBench *tb = th_new();
     tb->conf[1].tcp.rcvq_space_init = init;
@@ -29,20 +29,20 @@ static void rcvbuf_autotune(TcpRcvqSpaceInit init, uint32_t space0, uint32_t rcv
     th_read(b);
     g_assert_cmpuint(tb->a->ts_recent, ==, 1);
     th_run_to(tb, 5 * SIM_MS);
-    for (int i = 0; i < 8; i++) { /* 8 rounds of 10 MSS = 80 MSS, read as they come */
+    for (int i = 0; i < 4; i++) { /* 4 rounds of 10 MSS = 40 MSS, read as they come */
         th_write(tb->a, 10 * 1448);
         th_pump(tb);
         th_read(b);
     }
     g_assert_cmpuint(b->rcv_rtt_us, ==, 36000);
-    g_assert_cmpuint(b->copied_seq - b->rcvq_space.seq, ==, 1448 + 80 * 1448);
+    g_assert_cmpuint(b->copied_seq - b->rcvq_space.seq, ==, 1448 + 40 * 1448);
     /* the first MSS (at 0) was read before the measurement window starts: exclude it */
     b->rcvq_space.seq += 1448;
     th_run_to(tb, 11 * SIM_MS);
     tcp_rcv_space_adjust(b);
     g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, rcvbuf);
     g_assert_cmpuint(b->window_clamp, ==, clamp);
-    g_assert_cmpuint(b->rcvq_space.space, ==, 115840);
+    g_assert_cmpuint(b->rcvq_space.space, ==, space1);
     /* within the next 4.5 ms nothing changes */
     th_run_to(tb, 15 * SIM_MS);
     tcp_rcv_space_adjust(b);
@@ -52,8 +52,8 @@ static void rcvbuf_autotune(TcpRcvqSpaceInit init, uint32_t space0, uint32_t rcv
 
 static void test_rcvbuf_autotune(void)
 {
-    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, 65535, 1293160, 646580);
-    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, 14600, 6291456, 3145728);
+    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, 65535, 131072, 65536, 65535);
+    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, 14600, 1930492, 965246, 57920);
 }
 
 /* Autotuning off (hosts.H.tcp.rcvbuf_autotune: false, a locked SO_RCVBUF): nothing grows. */
@@ -102,18 +102,20 @@ static void test_grow_window_slow_path(void)
  * 6.18-rc4). Bench clock at 1 ms: a sends one MSS; b starts a window measure (right edge
  * rcv_nxt + rcv_wnd 65535, time 1 ms) and ACKs with TSval 2, which a echoes from then on. At
  * 1.2 ms a sends 80 MSS, read as they come: rcv_nxt passes the right edge, a window sample of
- * 200 us (8 x 200 = 1600). The TSecr samples are 2 - 2 = 0 ms: no sample since d59fc95be9d0
- * (legacy would count 1 ms and settle at 8000, the 1 ms floor). */
-static TcpBench *drs_bench(TcpRcvAutotune policy)
+ * 200 us (8 x 200 = 1600). The TSecr samples are 2 - 2 = 0 ms: no sample since d59fc95be9d0.
+ * Legacy counts that as 1 ms (8000, the floor), but its window sample, taken after it on the
+ * same skb (tcp_event_data_recv), can only lower the estimate: 1600 too. */
+static TcpBench *drs_bench_ts(TcpRcvAutotune policy, bool timestamps)
 {
     TcpBench *tb = th_new();
     tb->conf[1].tcp.rcv_autotune = policy;
+    tb->conf[0].tcp.timestamps = tb->conf[1].tcp.timestamps = timestamps;
     th_connect(tb, 1500);
     th_run_to(tb, SIM_MS);
     th_write(tb->a, 1448);
     th_pump(tb);
     th_read(tb->b);
-    g_assert_cmpuint(tb->a->ts_recent, ==, 2);
+    g_assert_cmpuint(tb->a->ts_recent, ==, timestamps ? 2 : 0);
     th_run_to(tb, 1200 * SIM_US);
     for (int i = 0; i < 8; i++) {
         th_write(tb->a, 10 * 1448);
@@ -123,13 +125,34 @@ static TcpBench *drs_bench(TcpRcvAutotune policy)
     return tb;
 }
 
+static TcpBench *drs_bench(TcpRcvAutotune policy)
+{
+    return drs_bench_ts(policy, true);
+}
+
 static void test_drs_rtt(void)
 {
     TcpBench *tb = drs_bench(TCP_RCV_AUTOTUNE_6_16);
     g_assert_cmpuint(tb->b->rcv_rtt_us, ==, 8 * 200);
     th_free(tb);
     tb = drs_bench(TCP_RCV_AUTOTUNE_LEGACY);
-    g_assert_cmpuint(tb->b->rcv_rtt_us, ==, 8 * 1000);
+    g_assert_cmpuint(tb->b->rcv_rtt_us, ==, 8 * 200);
+    th_free(tb);
+}
+
+/* Without timestamps the window sample is the receiver's only RTT, in every era: the same 200 us,
+ * and at 1.5 ms (>= 200 us after the measure began at 1 ms) autotuning grows the buffer from
+ * tcp_rmem[1] (copied 81 x 1448 = 117288 bytes > space 10 x advmss 1460 = 14600). */
+static void test_drs_rtt_without_timestamps(void)
+{
+    TcpBench *tb = drs_bench_ts(TCP_RCV_AUTOTUNE_LEGACY, false);
+    TcpSock *b = tb->b;
+    g_assert_cmpuint(b->rcv_rtt_us, ==, 8 * 200);
+    g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, 131072);
+    th_run_to(tb, 1500 * SIM_US);
+    tcp_rcv_space_adjust(b);
+    g_assert_cmpuint(tcp_sk(b)->rcvbuf, >, 131072);
+    g_assert_cmpuint(b->rcvq_space.space, ==, 81 * 1448);
     th_free(tb);
 }
 
@@ -220,7 +243,7 @@ static void test_drs_grow(void)
     TcpBench *tb = drs_bench(TCP_RCV_AUTOTUNE_LEGACY);
     tcp_rcv_space_adjust(tb->b);
     g_assert_cmpuint(tb->b->rcvq_space.space, ==, 81 * 1448);
-    th_run_to(tb, 2500 * SIM_US); /* legacy RTT is 1 ms */
+    th_run_to(tb, 2500 * SIM_US); /* over an RTT (200 us) after the last measure */
     th_write(tb->a, 120 * 1448);
     th_pump(tb);
     th_read(tb->b);
@@ -261,6 +284,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
     g_test_add_func("/tcp/rcvbuf/drs-2025-rtt", test_drs_rtt);
+    g_test_add_func("/tcp/rcvbuf/drs-rtt-without-timestamps", test_drs_rtt_without_timestamps);
     g_test_add_func("/tcp/rcvbuf/usec-ts", test_usec_ts);
     g_test_add_func("/tcp/rcvbuf/usec-ts-rtt-fallback", test_usec_ts_rtt_fallback);
     g_test_add_func("/tcp/rcvbuf/drs-2025-grow", test_drs_grow);
