@@ -50,13 +50,13 @@ uint64_t ktimer_ns_to_jiffies(sim_time_t d_ns, uint32_t hz)
 
 uint64_t ktimer_fire_jiffy(const Sim *sim, const KTimer *t, uint64_t expires)
 {
-    if (t->wheel == KTIMER_WHEEL_CASCADE)
-        return expires;
-    /* base->clk, the next jiffy the wheel will process: one ahead of jiffies between ticks and
-     * while the tick's own timers run */
+    /* base->clk (4.8+) or base->timer_jiffies (2.6-4.7), the next jiffy the wheel will process:
+     * one ahead of jiffies between ticks and while the tick's own timers run */
     uint64_t clk = ktimer_jiffies(sim, t->hz, t->phase) + 1;
     if (expires < clk)
-        return clk; /* already due: the next tick */
+        return clk; /* already due: the next tick (2.6-4.7 internal_add_timer: "idx < 0") */
+    if (t->wheel == KTIMER_WHEEL_CASCADE)
+        return expires;
     uint64_t delta = expires - clk;
     unsigned lvl = 0;
     while (lvl + 1 < WHEEL_LVL_DEPTH && delta >= (63ull << (3 * lvl)))

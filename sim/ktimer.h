@@ -11,8 +11,8 @@
  *     N + 1 jiffies. Timers 63 jiffies or more ahead sit in coarser levels, rounded up to their
  *     granule (8, 64, 512... jiffies). A timer already due runs at the next tick.
  *   2.6-4.7 (the cascading wheel): the timer runs at the tick of jiffy J itself, N - 1 to N
- *     jiffies after it was armed N ahead; one already due runs at once (the kernel's would wait
- *     for the next tick; not modelled).
+ *     jiffies after it was armed N ahead; one already due (N <= 0) runs at the next tick, as
+ *     internal_add_timer puts it in the bucket of base->timer_jiffies.
  *
  * mod_timer keeps the kernel's short cut: re-arming a pending timer to the expiry it already has
  * does nothing (no dequeue/enqueue, no lock). ktimer_mod_unexact is the mod_timer_unexact()

@@ -133,17 +133,24 @@ static void test_del(void)
     sim_free(sim);
 }
 
-static void test_past_expiry_fires_now(void)
+/* 2.6-4.7 internal_add_timer: a timer whose expiry has come (expires <= jiffies: "idx < 0")
+ * goes into the bucket of base->timer_jiffies, the next jiffy to process, so it runs at the next
+ * tick, never in the instant it was armed: armed for jiffy 3 or for jiffy 50 at 50 ms + 7 ns,
+ * both run at 51 ms. */
+static void test_past_expiry_fires_next_tick(void)
 {
-    Sim *sim = sim_new(1);
-    Owner o = { 0 };
-    ktimer_init(&o.t, 1000, 0, KTIMER_WHEEL_CASCADE, on_fire, &o, 0, 0);
-    sim_run_until(sim, 50 * SIM_MS + 7);
-    ktimer_mod(sim, &o.t, 3);
-    sim_run_until(sim, SIM_S);
-    g_assert_cmpint(o.fired, ==, 1);
-    g_assert_cmpint(o.at[0], ==, 50 * SIM_MS + 7);
-    sim_free(sim);
+    const uint64_t expiry[] = { 3, 50 };
+    for (size_t i = 0; i < G_N_ELEMENTS(expiry); i++) {
+        Sim *sim = sim_new(1);
+        Owner o = { 0 };
+        ktimer_init(&o.t, 1000, 0, KTIMER_WHEEL_CASCADE, on_fire, &o, 0, 0);
+        sim_run_until(sim, 50 * SIM_MS + 7);
+        ktimer_mod(sim, &o.t, expiry[i]);
+        sim_run_until(sim, SIM_S);
+        g_assert_cmpint(o.fired, ==, 1);
+        g_assert_cmpint(o.at[0], ==, 51 * SIM_MS);
+        sim_free(sim);
+    }
 }
 
 /* The 4.8+ wheel (kernel/time/timer.c calc_index, calc_wheel_index): at 3.5 ms (jiffy 3, so
@@ -152,12 +159,12 @@ static void test_past_expiry_fires_now(void)
  * One for jiffy 2 (already due) runs at the next tick, 4 ms. One for 103 (delta 99 >= 63:
  * level 1, granule 8) runs at ((103 >> 3) + 1) << 3 = 104; one for 603 (delta 599 >= 504:
  * level 2, granule 64) at ((603 >> 6) + 1) << 6 = 640. The cascading wheel runs each at its
- * own jiffy: 6, at once, 103, 603. */
+ * own jiffy, the one already due at the next tick: 6, 4, 103, 603. */
 static void test_wheel_4_8(void)
 {
     const uint64_t expiry[] = { 6, 2, 103, 603 };
     const sim_time_t at48[] = { 7 * SIM_MS, 4 * SIM_MS, 104 * SIM_MS, 640 * SIM_MS };
-    const sim_time_t at_cascade[] = { 6 * SIM_MS, 3500 * SIM_US, 103 * SIM_MS, 603 * SIM_MS };
+    const sim_time_t at_cascade[] = { 6 * SIM_MS, 4 * SIM_MS, 103 * SIM_MS, 603 * SIM_MS };
     for (int w = 0; w < 2; w++) {
         for (int i = 0; i < 4; i++) {
             Sim *sim = sim_new(1);
@@ -184,7 +191,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ktimer/mod-unexact", test_unexact);
     g_test_add_func("/ktimer/rearm-in-callback", test_rearm_in_callback);
     g_test_add_func("/ktimer/del", test_del);
-    g_test_add_func("/ktimer/past-expiry-fires-now", test_past_expiry_fires_now);
+    g_test_add_func("/ktimer/past-expiry-fires-next-tick", test_past_expiry_fires_next_tick);
     g_test_add_func("/ktimer/wheel-4.8", test_wheel_4_8);
     return g_test_run();
 }
