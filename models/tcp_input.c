@@ -405,15 +405,15 @@ static void tcp_ack_finish(TcpSock *tp, const Skb *skb, int flag, uint64_t ack, 
     tcp_xmit_recovery(tp, rexmit, cpu);
 }
 
-/* tcp_ack_probe: with nothing in flight, an ACK that opens the window for the head ends the
- * zero-window probing (backoff cleared; tcp_data_snd_check then sends); else probe again. */
+/* tcp_ack_probe: with nothing in flight, an ACK that opens the window for the whole head skb
+ * ends the zero-window probing (backoff cleared; tcp_data_snd_check then sends); else probe
+ * again. */
 static void tcp_ack_probe(TcpSock *tp, Cpu *cpu)
 {
     const Skb *head = tp->write_queue.head;
     if (!head)
         return;
-    uint64_t first_end = head->len > tp->mss_cache ? head->seq + tp->mss_cache : head->end_seq;
-    if (first_end <= tcp_wnd_end(tp)) {
+    if (head->end_seq <= tcp_wnd_end(tp)) {
         tp->icsk_backoff = 0;
         tp->icsk_probes_out = 0;
         if (tp->icsk_pending == ICSK_TIME_PROBE0)

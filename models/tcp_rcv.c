@@ -554,6 +554,10 @@ static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb, Cpu *cpu)
                 pos = prev;
             }
         }
+        /* new data out of order grows the window too (not for non-SACK flows: their dupACKs
+         * must not carry window updates, or the sender would not count them) */
+        if (tcp_conf(tp)->ofo_grows_window && tcp_is_sack(tp))
+            tcp_grow_window(tp, skb);
         tcp_ofo_insert(tp, pos, skb);
     }
     if (tcp_is_sack(tp))
@@ -599,6 +603,7 @@ void tcp_data_queue(TcpSock *tp, Skb *skb, Cpu *cpu)
     tp->dsack = false;
     if (skb->seq == tp->rcv_nxt) {
         if (tcp_receive_window(tp) == 0) {
+            tcp_count(tp, CTR_TcpExtTCPZeroWindowDrop, 1);
             tcp_data_queue_old(tp, skb); /* zero window: out of window */
             return;
         }
@@ -611,6 +616,11 @@ void tcp_data_queue(TcpSock *tp, Skb *skb, Cpu *cpu)
     }
     if (skb->seq < tp->rcv_nxt) { /* partial overlap: DSACK the old part, keep the rest */
         tcp_dsack_set(tp, skb->seq, tp->rcv_nxt);
+        if (tcp_receive_window(tp) == 0) { /* a closed window drops the new part */
+            tcp_count(tp, CTR_TcpExtTCPZeroWindowDrop, 1);
+            tcp_data_queue_old(tp, skb);
+            return;
+        }
         tcp_data_queue_in_order(tp, skb, cpu);
         return;
     }

@@ -265,6 +265,11 @@ static const ConfKey table[] = {
          "changes (tcp_cwnd_restart); one that was not cwnd-limited and went an RTO without "
          "growing it moves cwnd halfway down to what it used (tcp_cwnd_application_limited). "
          "false = keep the cwnd across idle periods."),
+    HOST("tcp", "tcp.ofo_grows_window", CONF_T_BOOL, tcp.ofo_grows_window, "true", NULL, NULL,
+         "Out-of-order data grows the offered window as in-order data does (tcp_grow_window from "
+         "tcp_data_queue_ofo, since 2013; for SACK flows only since 5.8, 662051215c75, which the "
+         "model applies in every era). false = kernels before 2013: during recovery the window "
+         "stays where it was."),
     HOST("tcp", "tcp.comp_sack_nr", CONF_T_U32, tcp.comp_sack_nr, "44", "0", "255",
          "SACK compression (4.18+), net.ipv4.tcp_comp_sack_nr: with data out of order, the first 3 "
          "ACKs for one rcv_nxt leave at once (TCP_FASTRETRANS_THRESH); later ones are held by an "

@@ -144,6 +144,7 @@ typedef struct TcpConf {
     bool delack_from_rto_min;  /* hosts.H.tcp.delack_from_rto_min: 6.7+ delack_max cap */
     bool autocorking;          /* hosts.H.tcp.autocorking: net.ipv4.tcp_autocorking (3.14+) */
     bool slow_start_after_idle; /* hosts.H.tcp.slow_start_after_idle: RFC 2861 cwnd validation */
+    bool ofo_grows_window;     /* hosts.H.tcp.ofo_grows_window: tcp_data_queue_ofo grows rcv_ssthresh */
     uint32_t comp_sack_nr;     /* hosts.H.tcp.comp_sack_nr: net.ipv4.tcp_comp_sack_nr (0 = off) */
     sim_time_t comp_sack_delay_ns; /* hosts.H.tcp.comp_sack_delay: tcp_comp_sack_delay_ns */
     sim_time_t comp_sack_slack_ns; /* hosts.H.tcp.comp_sack_slack: tcp_comp_sack_slack_ns */

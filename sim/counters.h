@@ -41,6 +41,7 @@
     X(TcpExtTCPBacklogDrop)                                                                     \
     X(TcpExtTCPBacklogCoalesce)                                                                 \
     X(TcpExtTCPOFOQueue)                                                                        \
+    X(TcpExtTCPZeroWindowDrop)                                                                  \
     X(TcpExtTCPPrequeued)                                                                       \
     X(IpExtInOctets)                                                                            \
     X(IpExtOutOctets)

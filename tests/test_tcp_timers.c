@@ -320,6 +320,34 @@ static void test_zero_window_probe(void)
     th_free(tb);
 }
 
+/* tcp_ack_probe ends the probing only when the window opens for the whole head skb. The write
+ * at 20 ms is one skb of 2 MSS; the answer to the probe at 230 ms (backoff 1) opens 2000 bytes:
+ * one MSS fits, the skb does not, so the backoff stays (it clears once the window takes all of
+ * it) and tcp_data_snd_check sends what fits: 2000 bytes, as tcp_mss_split_point keeps a
+ * partial last segment when Nagle allows it (nothing in flight). */
+static void test_ack_probe_needs_whole_head(void)
+{
+    TcpBench *tb = bench(true);
+    exchange_10ms(tb);
+    tb->a->snd_wnd = 0;
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 2 * 1448);
+    g_assert_cmpuint(tb->a->write_queue.head->len, ==, 2 * 1448);
+    th_run_to(tb, 230 * SIM_MS);
+    g_assert_cmpuint(tb->a->icsk_backoff, ==, 1);
+    th_deliver(tb, 0); /* the probe; the receiver answers at once */
+    Skb *ack = th_take(tb, 1);
+    ack->win = 2000;
+    th_deliver_skb(tb, 1, ack);
+    g_assert_cmpuint(tb->a->icsk_backoff, ==, 1);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    Skb *data = th_take(tb, 0);
+    g_assert_cmpuint(data->seq, ==, 1449);
+    g_assert_cmpuint(data->len, ==, 2000);
+    skb_free(tb->host[0].pool, data);
+    th_free(tb);
+}
+
 /* RFC 2861 restart (tcp_cwnd_restart via tcp_slow_start_after_idle_check at skb_entail). After
  * the 10 ms exchange (RTO 210, last data sent at jiffy 0) the cwnd is set to 200, ssthresh 100.
  * A write at 700 ms finds nothing in flight and 700 jiffies idle > 210: one halving per RTO of
@@ -421,6 +449,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/timers/tlp-loss-recovery", test_tlp_loss_recovery);
     g_test_add_func("/tcp/timers/tlp-dsack", test_tlp_dsack_no_reduction);
     g_test_add_func("/tcp/timers/zero-window-probe", test_zero_window_probe);
+    g_test_add_func("/tcp/timers/ack-probe-needs-whole-head", test_ack_probe_needs_whole_head);
     g_test_add_func("/tcp/timers/cwnd-restart-after-idle", test_cwnd_restart_after_idle);
     g_test_add_func("/tcp/timers/cwnd-restart-on-window-open", test_cwnd_restart_on_window_open);
     g_test_add_func("/tcp/timers/cwnd-application-limited", test_cwnd_application_limited);

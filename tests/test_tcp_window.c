@@ -219,6 +219,80 @@ static void test_ack_rule_follows_window(void)
     }
 }
 
+/* tcp_data_queue with the receive window closed (rcv_wup + rcv_wnd == rcv_nxt): a segment at
+ * rcv_nxt, and one that overlaps it (100 old bytes + 1448 new), are both dropped
+ * (TCPZeroWindowDrop, quick-ACK mode: an ACK at once); the overlap still DSACKs its old part
+ * first ("after remembering D-SACK for its head"). Neither moves rcv_nxt. */
+static void test_zero_window_drops(void)
+{
+    for (int overlap = 0; overlap < 2; overlap++) {
+        TcpBench *tb = bench(TCP_WIN_ADV_WIN_SCALE_1);
+        TcpSock *b = tb->b;
+        th_write(tb->a, 1448);
+        th_deliver(tb, 0);
+        g_assert_cmpuint(b->rcv_nxt, ==, 1449);
+        th_deliver(tb, 1); /* its quick ACK */
+        th_write(tb->a, 1448);
+        Skb *skb = th_take(tb, 0);
+        if (overlap) {
+            skb->seq -= 100;
+            skb->len += 100;
+        }
+        b->rcv_wup = b->rcv_nxt; /* as tcp_select_window leaves it after advertising 0 */
+        b->rcv_wnd = 0;
+        b->pred_ok = false;
+        b->ack.quick = 0;
+        th_deliver_skb(tb, 0, skb);
+        g_assert_cmpuint(b->rcv_nxt, ==, 1449);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPZeroWindowDrop), ==, 1);
+        /* quick-ACK mode: the ACK leaves at once, with the DSACK block for the overlap */
+        g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+        Skb *ack = th_take(tb, 1);
+        g_assert_cmpuint(ack->ack_seq, ==, 1449);
+        g_assert_true(ack->dsack == (overlap != 0));
+        if (overlap) {
+            g_assert_cmpuint(ack->sack[0].start, ==, 1349);
+            g_assert_cmpuint(ack->sack[0].end, ==, 1449);
+        }
+        skb_free(tb->host[1].pool, ack);
+        th_free(tb);
+    }
+}
+
+/* tcp_data_queue_ofo grows rcv_ssthresh like in-order data (tcp_grow_window: a 1448-byte
+ * segment whose truesize fits the window it would buy gets 2 x advmss = 2920), for SACK flows
+ * only (5.8+) and not at all before 2013 (tcp.ofo_grows_window false). One-MSS skbs (no TSO)
+ * into a 1 MiB buffer, so the window has room to grow; the second is lost and the next eight
+ * arrive out of order: rcv_ssthresh + 8 x 2920, or unchanged. */
+static uint32_t ofo_growth(bool sack, bool grows)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].nic.tso = false;
+    tb->conf[1].tcp.rcvbuf = 1u << 20;
+    tb->conf[0].tcp.sack = tb->conf[1].tcp.sack = sack;
+    tb->conf[1].tcp.ofo_grows_window = grows;
+    th_connect(tb, 1500);
+    th_write(tb->a, 10 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 10);
+    th_deliver(tb, 0);
+    th_drop(tb, 0);
+    uint32_t before = tb->b->rcv_ssthresh;
+    for (int i = 0; i < 8; i++)
+        th_deliver(tb, 0);
+    g_assert_cmpuint(tb->b->ofo_queue.qlen, ==, 8);
+    uint32_t growth = tb->b->rcv_ssthresh - before;
+    th_pump(tb);
+    th_free(tb);
+    return growth;
+}
+
+static void test_ofo_grows_window(void)
+{
+    g_assert_cmpuint(ofo_growth(true, true), ==, 8 * 2920);
+    g_assert_cmpuint(ofo_growth(false, true), ==, 0);
+    g_assert_cmpuint(ofo_growth(true, false), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -228,5 +302,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp_window/scaling_ratio_converges", test_scaling_ratio_converges);
     g_test_add_func("/tcp_window/scaling_ratio_shrinks", test_scaling_ratio_shrinks);
     g_test_add_func("/tcp_window/ack_rule_follows_window", test_ack_rule_follows_window);
+    g_test_add_func("/tcp_window/zero_window_drops", test_zero_window_drops);
+    g_test_add_func("/tcp_window/ofo_grows_window", test_ofo_grows_window);
     return g_test_run();
 }
