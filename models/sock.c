@@ -351,8 +351,13 @@ bool release_sock_step(Sock *sk, Task *t)
 bool sk_flush_backlog_step(Sock *sk, Task *t)
 {
     g_assert(sk->owned && sk->owner == t);
-    if (sk->drain_phase == DRAIN_IDLE && !sk_backlog_pending(sk))
-        return true; /* lockless peek at sk_backlog.tail */
+    if (sk->drain_phase == DRAIN_IDLE) {
+        if (!sk_backlog_pending(sk))
+            return true; /* lockless peek at sk_backlog.tail */
+        /* __sk_flush_backlog: spin_lock_bh and spin_unlock_bh around __release_sock, which drops
+         * and retakes the slock around its batch: two round trips, the lock_sock row */
+        cpu_charge_op(t->cpu, COST_LOCK_SOCK, host_cost(sk->host, COST_LOCK_SOCK));
+    }
     if (!drain_step(sk, t))
         return false;
     release_cb(sk, t);

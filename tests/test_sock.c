@@ -693,8 +693,10 @@ static void flusher_step(Task *t)
 }
 
 /* Three skbs: three processing steps and a fourth that finds the backlog empty (backlog_len
- * reset, release_cb run): 4 steps; the flush of an empty backlog does nothing (no release_cb);
- * release_sock's release_cb makes 2. */
+ * reset, release_cb run): 4 steps; the flush of an empty backlog does nothing (no release_cb, no
+ * lock taken); release_sock's release_cb makes 2. The slock: the lock_sock/release_sock pair
+ * (costs.lock_sock, 30 ns) plus the flush's own spin_lock_bh/spin_unlock_bh around
+ * __release_sock (30 ns more). */
 static void test_flush_backlog(void)
 {
     TestHost *th = test_host_new(1, 1000);
@@ -712,6 +714,7 @@ static void test_flush_backlog(void)
     g_assert_cmpuint(fs.sk.drains, ==, 1);
     g_assert_cmpuint(fs.len_seen[2], ==, 3 * 2304);
     g_assert_cmpuint(fs.sk.backlog_len, ==, 0);
+    g_assert_cmpint(cpu_stats(th->cpus[0]).profile_ns[COST_LOCK_SOCK], ==, 2 * 30);
     sock_destroy(&fs.sk);
     test_host_free(th);
 }
