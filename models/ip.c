@@ -8,7 +8,8 @@
  * ip_rcv (ip_rcv -> ip_local_deliver -> tcp_v4_rcv): IpExtInOctets counts the IP packet of each
  * skb (a GRO skb once, with its merged length), then the socket is found by destination port in
  * host->socks and its protocol receive handler runs. Neither layer does any checksum, option,
- * fragment or netfilter work; their CPU cost is charged from the host's cost table.
+ * fragment or netfilter work; their CPU cost is charged from the host's cost table. A NIC
+ * without TSO gets its TCP skbs cut in software (GSO): costs.gso_segment per segment.
  */
 #include "models/netdev_priv.h"
 
@@ -39,6 +40,9 @@ void ip_output(Host *h, Skb *skb, Cpu *cpu)
         loopback_xmit(dev, skb, cpu);
     } else {
         cpu_charge_cost(cpu, COST_DEV_XMIT);
+        if (netdev_sw_gso(dev, skb)) /* validate_xmit_skb -> skb_gso_segment */
+            cpu_charge_op(cpu, COST_GSO_SEGMENT,
+                          (sim_time_t)skb->gso_segs * host_cost(h, COST_GSO_SEGMENT));
         nic_xmit(dev, skb, cpu);
     }
 }

@@ -63,6 +63,29 @@ void netdev_tap(NetDev *dev, const Skb *skb)
         pcap_writer_write(dev->pcap, sim_now(dev->host->sim), skb);
 }
 
+bool netdev_sw_gso(const NetDev *dev, const Skb *skb)
+{
+    return dev->kind == NETDEV_NIC && !dev->host->conf->nic.tso && skb->gso_segs > 1;
+}
+
+void netdev_tap_segments(NetDev *dev, const Skb *skb)
+{
+    if (!dev->pcap)
+        return;
+    Skb seg = *skb;
+    uint64_t end = skb->seq + skb->len;
+    for (uint64_t seq = skb->seq; seq < end; seq += skb->gso_size) {
+        bool last = end - seq <= skb->gso_size;
+        seg.seq = seq;
+        seg.len = last ? (uint32_t)(end - seq) : skb->gso_size;
+        seg.end_seq = last ? skb->end_seq : seq + seg.len;
+        seg.flags = last ? skb->flags : (uint8_t)(skb->flags & ~(TCPHDR_PSH | TCPHDR_FIN));
+        seg.gso_segs = 1;
+        seg.gso_size = 0;
+        netdev_tap(dev, &seg);
+    }
+}
+
 void netdev_deliver(NetDev *dev, Skb *skb, Cpu *cpu)
 {
     dev->stats.rx_skbs++;

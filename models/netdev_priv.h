@@ -33,6 +33,11 @@ void netdev_init_common(NetDev *dev, NetDevKind kind, Host *h, uint32_t index);
 void netdev_destroy_common(NetDev *dev);
 /* The capture tap (tcpdump's view of the device): no-op without a writer. */
 void netdev_tap(NetDev *dev, const Skb *skb);
+/* True when dev cuts skb into segments in software: a NIC without TSO, an skb of 2+ segments. */
+bool netdev_sw_gso(const NetDev *dev, const Skb *skb);
+/* The tap for an skb that software GSO cut: one record per segment (dev_queue_xmit_nit runs
+ * after the segmentation), each with its own sequence number; PSH and FIN on the last. */
+void netdev_tap_segments(NetDev *dev, const Skb *skb);
 /* Received skb leaves the device: RX counters, capture, ip_rcv. */
 void netdev_deliver(NetDev *dev, Skb *skb, Cpu *cpu);
 /* Uncharge sk_wmem_alloc and run the socket's TX completion hook (skb destructor, tcp_wfree). */

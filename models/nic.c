@@ -8,9 +8,10 @@
  * is only to bound how many skbs sit below the qdisc - and the driver hands each to the link,
  * which cuts and serialises its frames (link.c). An empty qdisc with a free descriptor is the
  * kernel's qdisc bypass. The cost of the xmit path (COST_DEV_XMIT) is charged once per skb by
- * ip_output, whoever later runs the qdisc. hosts.H.nic.tso is for TCP (it sizes its skbs by it);
- * the link cuts whatever skb it gets at gso_size, as software GSO would (its CPU cost is not
- * modelled).
+ * ip_output, whoever later runs the qdisc. hosts.H.nic.tso and nic.gso are for TCP (it builds
+ * large skbs with either); the link cuts whatever skb it gets at gso_size, as the NIC's TSO or
+ * software GSO would. Without TSO the segmentation is software's: ip_output charges
+ * COST_GSO_SEGMENT per segment, and the capture shows the segments.
  *
  * TX completion: when the link reports an skb's last frame gone, the skb waits on tx_done and
  * the device interrupts like for a received frame; the NAPI poll cleans one completion per
@@ -106,7 +107,10 @@ static void nic_qdisc_run(Nic *n)
         Skb *skb = skb_dequeue(&n->qdisc);
         n->ring_used++;
         n->dev.stats.tx_skbs++;
-        netdev_tap(&n->dev, skb);
+        if (netdev_sw_gso(&n->dev, skb))
+            netdev_tap_segments(&n->dev, skb);
+        else
+            netdev_tap(&n->dev, skb);
         if (n->tx) {
             link_dir_xmit(n->tx, skb);
         } else {

@@ -199,8 +199,9 @@ void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu)
     b->peer_host = ha->id;
     b->peer_port = a->sk.port;
     /* ISNs 0: data starts at 1, like tcpdump's relative numbers */
-    tcp_init_endpoint(a, mtu, loopback || ha->conf->nic.tso, 0);
-    tcp_init_endpoint(b, mtu, loopback || hb->conf->nic.tso, 0);
+    /* sk_can_gso: lo has GSO; a NIC has TSO, or software GSO does the cutting */
+    tcp_init_endpoint(a, mtu, loopback || ha->conf->nic.tso || ha->conf->nic.gso, 0);
+    tcp_init_endpoint(b, mtu, loopback || hb->conf->nic.tso || hb->conf->nic.gso, 0);
     a->snd_wscale = b->rcv_wscale;
     b->snd_wscale = a->rcv_wscale;
     tcp_init_receiver(a, b);

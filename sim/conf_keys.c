@@ -207,6 +207,12 @@ static const ConfKey table[] = {
          "Generic receive offload: NAPI merges a flow's segments up to 64 KiB (ethtool -K gro on)."),
     HOST("nic", "nic.tso", CONF_T_BOOL, nic.tso, "true", NULL, NULL,
          "TCP segmentation offload: the stack hands the NIC up to 64 KiB (ethtool -K tso on)."),
+    HOST("nic", "nic.gso", CONF_T_BOOL, nic.gso, "true", NULL, NULL,
+         "Generic segmentation offload (ethtool -K gso on, the default): with tso off, TCP still "
+         "builds skbs of up to 64 KiB and the device cuts them into segments in software "
+         "(skb_gso_segment), at costs.gso_segment each; a capture shows the segments. false "
+         "with tso false: TCP sends one MSS per skb, as kernels before 4.13 did with both off "
+         "(since 0a6b2a1dc2a2, 4.13, TCP always uses GSO, so false describes no newer kernel)."),
     HOST("nic", "nic.irq_cpu", CONF_T_U32, nic.irq_cpu, "0", "0", "1023",
          "CPU that takes the NIC interrupt and runs its NAPI softirq; must be below cpus. A task "
          "not pinned away from it may stay on it and share it with the softirq (the model has "

@@ -110,6 +110,7 @@ typedef struct NicConf {
     uint32_t qdisc_limit;      /* hosts.H.nic.qdisc_limit, packets */
     bool gro;                  /* hosts.H.nic.gro */
     bool tso;                  /* hosts.H.nic.tso */
+    bool gso;                  /* hosts.H.nic.gso: software segmentation when tso is off */
     uint32_t irq_cpu;          /* hosts.H.nic.irq_cpu */
     sim_time_t irq_coalesce_ns; /* hosts.H.nic.irq_coalesce: 0 = interrupt per frame batch */
     uint32_t rx_queues;        /* hosts.H.nic.rx_queues: RSS queues, each its IRQ, NAPI, GRO */

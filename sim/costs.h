@@ -82,7 +82,12 @@
       "skb's parts): each brought its own page fragment, walked by the copy and released by "    \
       "put_page on a cache-cold struct page (~32 ns miss + ~8 ns atomic, D.5) plus frag "        \
       "bookkeeping (~20 ns); 'a typical ~64KB GRO packet has to release ~45 page references' "   \
-      "(Eric Dumazet, 'tcp: defer skb freeing after socket lock is released', 5.17)")
+      "(Eric Dumazet, 'tcp: defer skb freeing after socket lock is released', 5.17)")          \
+    X(COST_GSO_SEGMENT, "gso_segment", 200,                                                     \
+      "software GSO (nic.tso off), per segment cut from a TCP skb: skb_segment's new skb head "  \
+      "(SLUB ~45 ns, D.5), headers copied and fixed up (~30 ns), a page-frag reference (~8 ns "   \
+      "atomic + a cold struct page ~32 ns), and the driver's ndo_start_xmit for it (descriptor, " \
+      "DMA mapping: ~80 ns); a TSO skb pays dev_xmit once instead")
 
 typedef enum {
 #define SIM_COST_ENUM(id, key, def, doc) id,

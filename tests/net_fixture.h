@@ -76,7 +76,7 @@ static inline void fix_host_conf(HostConf *c, const char *name)
     c->tcp.netdev_budget = 300;
     c->tcp.netdev_budget_ns = 2 * SIM_MS;
     c->nic = (NicConf){ .mtu = 1500, .rx_ring = 1024, .tx_ring = 1024, .qdisc_limit = 1000,
-                        .gro = true, .tso = true, .irq_cpu = 0, .irq_coalesce_ns = 0,
+                        .gro = true, .tso = true, .gso = true, .irq_cpu = 0, .irq_coalesce_ns = 0,
                         .rx_queues = 1 };
     c->tcp.max_backlog = 1000;
     c->tcp.napi_weight = 64;

@@ -249,12 +249,56 @@ static void test_handshake_rtt_capped(void)
     g_assert_cmpint(f->srtt_ns, ==, 120 * SIM_S);
 }
 
+/* A sender NIC without TSO (nic.tso false). With software GSO (nic.gso, the default) TCP still
+ * builds multi-segment skbs: each transmitted segment is charged costs.gso_segment (200 ns) and
+ * the TCP transmit path (tcp_xmit_skb, 800 ns) runs far fewer times than there are segments;
+ * the link still runs at line rate. With GSO off too, TCP sends one segment per skb:
+ * tcp_xmit_skb once per segment and no segmentation cost. (a sends only data segments; a
+ * retransmission would count in both rows alike.) */
+static const char *no_tso =
+    "name: e2e\n"
+    "duration: 400ms\n"
+    "warmup: 100ms\n"
+    "hosts:\n"
+    "  a: {cpus: 2, nic: {tso: false, gso: %s}}\n"
+    "  b: {cpus: 2, nic: {irq_cpu: 1}}\n"
+    "links:\n"
+    "  wire: {a: a, b: b, rate: 10Gbit, delay: 10us, queue: 10000pkt}\n"
+    "workloads:\n"
+    "  bulk: {type: stream, from: a, to: b, flows: 1, to_cpus: [0]}\n";
+
+static void test_software_gso(void)
+{
+    for (int gso = 0; gso < 2; gso++) {
+        g_autofree char *yaml = g_strdup_printf(no_tso, gso ? "true" : "false");
+        g_autoptr(RunResult) r = run_text(yaml, NULL);
+        const HostResult *a = g_ptr_array_index(r->hosts, 0);
+        double segs = (double)a->counters.v[CTR_TcpOutSegs];
+        double gso_segs = (double)a->cpu_profile_ns[COST_GSO_SEGMENT] / 200.0;
+        double xmits = (double)a->cpu_profile_ns[COST_TCP_XMIT_SKB] / 800.0;
+        g_test_message("gso %d: %.0f segments, %.0f segmented, %.0f TCP transmits", gso, segs,
+                       gso_segs, xmits);
+        g_assert_cmpfloat(segs, >, 50000);
+        if (gso) {
+            g_assert_cmpfloat(fabs(gso_segs - segs) / segs, <, 0.01);
+            g_assert_cmpfloat(xmits, <, segs / 4);
+            const FlowResult *f = g_ptr_array_index(r->flows, 0);
+            double expect = 10e9 * 1448.0 / (1448.0 + WIRE_FRAME_OVERHEAD);
+            g_assert_cmpfloat(fabs(f->goodput_bps - expect) / expect, <, 0.02);
+        } else {
+            g_assert_cmpfloat(gso_segs, ==, 0);
+            g_assert_cmpfloat(fabs(xmits - segs) / segs, <, 0.01);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/e2e/single-flow-line-rate", test_single_flow_line_rate);
     g_test_add_func("/e2e/four-flows-fair", test_four_flows_fair);
     g_test_add_func("/e2e/cpu-profile-adds-up", test_cpu_profile_adds_up);
+    g_test_add_func("/e2e/software-gso", test_software_gso);
     g_test_add_func("/e2e/same-seed-same-run", test_same_seed_same_run);
     g_test_add_func("/e2e/handshake-rtt-sample", test_handshake_rtt_sample);
     g_test_add_func("/e2e/rr-period-includes-serial-path", test_rr_period_includes_serial_path);

@@ -1,6 +1,7 @@
 /* test_pcap.c - capture files: every header field read back with libpcap, checksums verified,
  * nanosecond timestamps, snaplen, the rename at close, the per-device tap (a TSO skb as one
- * packet on the sender, GRO skbs on the receiver), and tshark's dissection when available. */
+ * packet on the sender, or its segments under software GSO; GRO skbs on the receiver), and
+ * tshark's dissection when available. */
 #include "tests/net_fixture.h"
 
 #include <glib/gstdio.h>
@@ -355,6 +356,39 @@ static void test_device_tap(void)
     g_unlink(prx);
 }
 
+/* Without TSO (nic.tso false, software GSO) the sender's tap sees what dev_queue_xmit_nit sees
+ * after skb_gso_segment: the 45 segments of the 64 KB skb, each 52 + 1448 bytes of IP, seq
+ * advancing by 1448, PSH on the last only; then the ACK. */
+static void test_device_tap_sw_gso(void)
+{
+    g_autofree char *ptx = tmp_path("sksim-test-gso.pcap");
+    GError *error = NULL;
+    PcapWriter *wtx = pcap_writer_open(ptx, 96, &error);
+    g_assert_no_error(error);
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[0].nic.tso = false;
+    fix_link(&f, 10000000000ull, 10 * SIM_US, 1000, 0.0);
+    netdev_set_pcap(f.nic[0], wtx);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+    sim_run_until(f.sim, SIM_MS);
+    ip_output(&f.host[1], fix_ack(&f, 1, 0, 65160), NULL);
+    sim_run_until(f.sim, SIM_S);
+    fix_free(&f);
+    g_assert_true(pcap_writer_close(wtx, &error));
+    g_assert_no_error(error);
+    GArray *tx = read_all(ptx);
+    g_assert_cmpuint(tx->len, ==, 46);
+    for (guint i = 0; i < 45; i++) {
+        const uint8_t *th = check_headers(&g_array_index(tx, Pkt, i), 0, 1, 1500);
+        g_assert_cmpuint(get32(th + 4), ==, i * 1448);
+        g_assert_cmpuint(th[13] & 0x08, ==, i == 44 ? 0x08 : 0); /* PSH */
+    }
+    check_headers(&g_array_index(tx, Pkt, 45), 1, 0, 52);
+    g_array_free(tx, TRUE);
+    g_unlink(ptx);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -363,6 +397,7 @@ int main(int argc, char **argv)
     g_test_add_func("/pcap/handshake", test_handshake);
     g_test_add_func("/pcap/open-error", test_open_error);
     g_test_add_func("/pcap/device-tap", test_device_tap);
+    g_test_add_func("/pcap/device-tap-sw-gso", test_device_tap_sw_gso);
     return g_test_run();
 }
 
