@@ -111,11 +111,34 @@ void tcp_cong_avoid_ai(TcpSock *tp, uint32_t w, uint32_t acked)
         tp->snd_cwnd = tp->snd_cwnd_clamp;
 }
 
+/* <= 3.13 slow start (tcp_abc = 0): each ACK adds a cwnd's worth of credit to snd_cwnd_cnt and
+ * cwnd grows by one per cwnd of credit - one segment per ACK - with no cap at ssthresh; and it
+ * runs while cwnd <= ssthresh, so the first ACK after a recovery (cwnd = ssthresh) still grows
+ * cwnd. (The cap came with 9f9843a751d0 in 3.18, the strict cwnd < ssthresh test with
+ * tcp_in_slow_start() in 4.3.) */
+static void tcp_slow_start_per_ack(TcpSock *tp)
+{
+    uint32_t cwnd = tp->snd_cwnd, delta = 0;
+    tp->snd_cwnd_cnt += cwnd;
+    while (tp->snd_cwnd_cnt >= cwnd) {
+        tp->snd_cwnd_cnt -= cwnd;
+        delta++;
+    }
+    uint64_t grown = (uint64_t)cwnd + delta;
+    tp->snd_cwnd = grown < tp->snd_cwnd_clamp ? (uint32_t)grown : tp->snd_cwnd_clamp;
+}
+
 bool tcp_cong_avoid_start(TcpSock *tp, uint32_t *acked)
 {
     if (!tcp_is_cwnd_limited(tp))
         return false;
     *acked = tcp_ca_acked_units(tp, *acked);
+    if (tcp_conf(tp)->cwnd_count == TCP_CWND_COUNT_ACKS) {
+        if (tp->snd_cwnd > tp->snd_ssthresh)
+            return true;
+        tcp_slow_start_per_ack(tp);
+        return false;
+    }
     if (!tcp_in_slow_start(tp))
         return true;
     *acked = tcp_slow_start(tp, *acked);

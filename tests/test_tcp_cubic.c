@@ -174,10 +174,36 @@ static void test_cwnd_count_slow_start(void)
     }
 }
 
-/* Reno congestion avoidance at cwnd 50, 51 ACKs of 2 segments. Segments: the 25th ACK brings
- * 50 credits (cwnd 51), the next 26 bring 52 >= 51 (cwnd 52, 1 left). ACKs (3.3 tcp_cong_avoid_ai): one credit per ACK, the 51st ACK finds 50 credits and
- * adds one segment, so +1 and the credit restarts at 0. */
+/* Reno congestion avoidance at cwnd 50 (ssthresh 49), 51 ACKs of 2 segments. Segments: the 25th
+ * ACK brings 50 credits (cwnd 51), the next 26 bring 52 >= 51 (cwnd 52, 1 left). ACKs (3.3
+ * tcp_cong_avoid_ai): one credit per ACK, the 51st ACK finds 50 credits and adds one segment,
+ * so +1 and the credit restarts at 0. */
 static void test_cwnd_count_reno_avoidance(void)
+{
+    for (int acks = 0; acks < 2; acks++) {
+        TcpBench *tb = th_new();
+        tb->conf[0].tcp.cc = CC_RENO;
+        tb->conf[0].tcp.cwnd_count = acks ? TCP_CWND_COUNT_ACKS : TCP_CWND_COUNT_SEGMENTS;
+        th_connect(tb, 1500);
+        TcpSock *tp = tb->a;
+        tp->snd_cwnd = 50;
+        tp->snd_ssthresh = 49;
+        tp->snd_cwnd_cnt = 0;
+        tp->is_cwnd_limited = true;
+        for (int i = 0; i < 51; i++)
+            tp->ca_ops->cong_avoid(tp, 0, 2);
+        g_assert_cmpuint(tp->snd_cwnd, ==, acks ? 51u : 52u);
+        g_assert_cmpuint(tp->snd_cwnd_cnt, ==, acks ? 0u : 1u);
+        th_free(tb);
+    }
+}
+
+/* At cwnd == ssthresh (as a recovery leaves it), <= 3.13 still slow-starts (bictcp_cong_avoid
+ * and tcp_reno_cong_avoid test cwnd <= ssthresh) and its tcp_slow_start adds one segment per
+ * ACK with no cap at ssthresh: two ACKs of 2 segments from cwnd 50 = ssthresh 50 give 51, then
+ * one congestion-avoidance credit. Today's rules (cwnd < ssthresh, capped) go straight to
+ * congestion avoidance: 50 with 4 credits. */
+static void test_cwnd_count_slow_start_at_ssthresh(void)
 {
     for (int acks = 0; acks < 2; acks++) {
         TcpBench *tb = th_new();
@@ -189,10 +215,10 @@ static void test_cwnd_count_reno_avoidance(void)
         tp->snd_ssthresh = 50;
         tp->snd_cwnd_cnt = 0;
         tp->is_cwnd_limited = true;
-        for (int i = 0; i < 51; i++)
+        for (int i = 0; i < 2; i++)
             tp->ca_ops->cong_avoid(tp, 0, 2);
-        g_assert_cmpuint(tp->snd_cwnd, ==, acks ? 51u : 52u);
-        g_assert_cmpuint(tp->snd_cwnd_cnt, ==, acks ? 0u : 1u);
+        g_assert_cmpuint(tp->snd_cwnd, ==, acks ? 51u : 50u);
+        g_assert_cmpuint(tp->snd_cwnd_cnt, ==, acks ? 1u : 4u);
         th_free(tb);
     }
 }
@@ -256,6 +282,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/reno/basics", test_reno);
     g_test_add_func("/tcp/cwnd-count/slow-start", test_cwnd_count_slow_start);
     g_test_add_func("/tcp/cwnd-count/reno-avoidance", test_cwnd_count_reno_avoidance);
+    g_test_add_func("/tcp/cwnd-count/slow-start-at-ssthresh", test_cwnd_count_slow_start_at_ssthresh);
     g_test_add_func("/tcp/cwnd-count/cubic-ack-ratio", test_cwnd_count_cubic_ack_ratio);
     return g_test_run();
 }

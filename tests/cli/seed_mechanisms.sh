@@ -13,12 +13,11 @@
 #       wherever it is, so how often __release_sock() calls it cannot matter.
 #   004 (backlog limit): with GRO and interrupt moderation at the receiver the ACK rate falls
 #       so far that the sender's backlog never reaches even the smaller limit.
-# And where the 004 sender runs decides whether it drops ACKs at all: the NIC softirq that
-# brings the ACKs also interrupts a netperf on its CPU, so netperf owns its socket for longer
-# and the 87380-byte backlog overflows now and then (with 3.4's TSO deferral, a few dozen ACKs
-# in 400 ms; without it, thousands); on a CPU of its own netperf's copies are too short and
-# none is dropped (README, "Seed 004"). A model in which softirq time did not lengthen the
-# owner's hold, or in which the backlog ignored its limit, breaks one half.
+# And the 004 sender drops ACKs only because a 3.4 tcp_sendmsg owns its socket for a whole
+# large write (no backlog flush inside sendmsg before 4.7): with netperf's 4 MiB writes the
+# 87380-byte backlog overflows, on netperf's CPU with the NIC softirq or apart from it; with
+# 64 KiB writes the socket is released every ~5 us and no ACK is dropped. A model in which the
+# owner's hold did not matter, or in which the backlog ignored its limit, breaks one half.
 source "$(dirname "$0")/common.bash"
 
 # counters_fp FILE SETS...: the counter fingerprint of each variant, one line each
@@ -42,14 +41,17 @@ same release-sock-resched "${short[@]}" hosts.srv.sched.preempt=full
 differ release-sock-resched "${short[@]}"
 same backlog-limit "${short[@]}" hosts.receiver.nic.gro=true hosts.receiver.nic.irq_coalesce=20us
 differ backlog-limit "${short[@]}"
-# sender_drops CPU: the "before" sender's TCPBacklogDrop with netperf on CPU (0 when absent)
+# sender_drops CPU WRITE: the "before" sender's TCPBacklogDrop, netperf on CPU (0 when absent)
 sender_drops() {
   expect_status 0 "$SKSIM_BIN" run scenarios/backlog-limit.yaml --variant before --quiet \
-    --out "$TMP/place$1" --set duration=500ms --set warmup=100ms --set "workloads.netperf.from_cpus=[$1]"
-  awk '$1 == "TcpExtTCPBacklogDrop" { n = $2 } END { print n + 0 }' "$TMP/place$1/before/sender.nstat"
+    --out "$TMP/place$1$2" --set duration=500ms --set warmup=100ms \
+    --set "workloads.netperf.from_cpus=[$1]" --set "workloads.netperf.write_size=$2"
+  awk '$1 == "TcpExtTCPBacklogDrop" { n = $2 } END { print n + 0 }' "$TMP/place$1$2/before/sender.nstat"
 }
-with_irq=$(sender_drops 0)
-apart=$(sender_drops 1)
-[ "$with_irq" -gt 0 ] || fail "backlog-limit: netperf on the ACK softirq's CPU dropped only $with_irq ACKs"
-[ "$apart" -eq 0 ] || fail "backlog-limit: netperf on a CPU of its own dropped $apart ACKs"
+for cpu in 0 1; do
+  long=$(sender_drops $cpu 4MiB)
+  short=$(sender_drops $cpu 64KiB)
+  [ "$long" -gt 0 ] || fail "backlog-limit: 4 MiB writes on CPU $cpu dropped only $long ACKs"
+  [ "$short" -eq 0 ] || fail "backlog-limit: 64 KiB writes on CPU $cpu dropped $short ACKs"
+done
 echo ok
