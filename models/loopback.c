@@ -4,8 +4,9 @@
  * released at once, so TSQ never throttles on lo - and netif_rx queues it on the current CPU's
  * softnet input_pkt_queue (RPS off). The kernel accepts an skb while that queue holds at most
  * net.core.netdev_max_backlog skbs (enqueue_to_backlog tests qlen <= max_backlog), so 1001 fit
- * with the default 1000 and the next is dropped (backlog_drops). The first skb into an idle
- * queue schedules the per-CPU backlog NAPI on that CPU (raise NET_RX).
+ * with the default 1000 and the next is dropped (backlog_drops); netif_rx's NET_RX_DROP is not
+ * passed on (loopback_xmit returns NETDEV_TX_OK), so unlike a qdisc drop TCP is not told. The
+ * first skb into an idle queue schedules the per-CPU backlog NAPI on that CPU (raise NET_RX).
  *
  * process_backlog: each unit delivers ONE skb through ip_rcv. When its process_queue is empty it
  * takes the whole input_pkt_queue over (skb_queue_splice), so new skbs find an empty input
@@ -73,7 +74,9 @@ static void enqueue_to_backlog(Loopback *lo, LoBacklog *b, Skb *skb, Cpu *cpu)
     }
 }
 
-void loopback_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
+/* loopback_xmit: NETDEV_TX_OK whatever netif_rx made of the skb, so the sender never learns of
+ * a backlog drop (it is a loss, found by TCP's loss detection like one on a wire). */
+int loopback_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
 {
     Loopback *lo = (Loopback *)dev;
     cpu_charge_cost(cpu, COST_LOOPBACK_XMIT);
@@ -85,6 +88,7 @@ void loopback_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
     uint32_t i = cpu ? cpu_index(cpu) : 0;
     g_assert(i < lo->ncpus);
     enqueue_to_backlog(lo, &lo->percpu[i], skb, cpu);
+    return NET_XMIT_SUCCESS;
 }
 
 NetDev *netdev_new_loopback(Host *h)

@@ -37,9 +37,27 @@ uint32_t nic_rss_queue(uint16_t src_host, uint16_t sport, uint16_t dst_host, uin
 
 /* Routing: skbs for dst_host leave through dev. */
 void ip_route_add(Host *h, uint16_t dst_host, NetDev *dev);
+/* The verdict dev_queue_xmit hands back up the stack (include/linux/netdevice.h's NET_XMIT_*):
+ * SUCCESS, DROP when the skb was not queued (a full qdisc), CN when it was queued but the qdisc
+ * signals congestion (not produced by the model's pfifo). A negative value is a local error
+ * (no route). */
+enum { NET_XMIT_SUCCESS = 0, NET_XMIT_DROP = 1, NET_XMIT_CN = 2 };
+#define NET_XMIT_NOROUTE (-1) /* ip_queue_xmit's -EHOSTUNREACH */
+
+/* net_xmit_eval: what a sender makes of the verdict - CN is not a failure (the skb was queued),
+ * DROP and negative errors are. */
+static inline int net_xmit_eval(int err)
+{
+    return err == NET_XMIT_CN ? 0 : err;
+}
+
 /* Send an skb from the stack; charges COST_DEV_XMIT (or COST_LOOPBACK_XMIT) to cpu. The skb is
- * owned by the device from here on. */
-void ip_output(Host *h, Skb *skb, Cpu *cpu);
+ * owned by the device from here on, also when it is dropped (it is freed, its socket uncharged).
+ * Returns the device's verdict synchronously, as dev_queue_xmit does to ip_queue_xmit and so to
+ * __tcp_transmit_skb: NET_XMIT_DROP when a NIC's qdisc was full. Loopback always answers
+ * NET_XMIT_SUCCESS: loopback_xmit returns NETDEV_TX_OK even when netif_rx drops the skb at
+ * netdev_max_backlog, so that drop stays a loss on the path. */
+int ip_output(Host *h, Skb *skb, Cpu *cpu);
 /* Deliver a received skb to its socket: host->socks[dport - 1]->ops->rcv (tcp_v4_rcv); called
  * by NAPI in softirq. IpExtInOctets counted here, IpExtOutOctets in ip_output. */
 void ip_rcv(Host *h, Skb *skb, Cpu *cpu);

@@ -58,7 +58,8 @@ typedef struct RxTrain {
     LinkDir *from;       /* its random-loss process */
 } RxTrain;
 
-void nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu);
+/* dev_queue_xmit on a NIC: NET_XMIT_SUCCESS, or NET_XMIT_DROP when the qdisc is full. */
+int nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu);
 void nic_attach_link(NetDev *dev, LinkDir *tx);
 /* The link is done with skb (its last frame left, or all its frames were dropped). */
 void nic_tx_done(NetDev *dev, Skb *skb);
@@ -79,7 +80,8 @@ void link_dir_add_stats(const LinkDir *d, NetDevStats *s);
 
 /* ---- loopback.c ---- */
 
-void loopback_xmit(NetDev *dev, Skb *skb, Cpu *cpu);
+/* Always NET_XMIT_SUCCESS (NETDEV_TX_OK): a backlog drop is not reported to the sender. */
+int loopback_xmit(NetDev *dev, Skb *skb, Cpu *cpu);
 void loopback_free(NetDev *dev);
 
 #endif

@@ -2,7 +2,8 @@
  *
  * Transmit (dev_queue_xmit -> qdisc -> ndo_start_xmit): an skb joins the qdisc, a pfifo of
  * hosts.H.nic.qdisc_limit skbs (txqueuelen); a full qdisc drops it (qdisc_drops; the skb is
- * freed and its socket uncharged, as kfree_skb runs tcp_wfree). qdisc_run moves skbs to the TX
+ * freed and its socket uncharged, as kfree_skb runs tcp_wfree) and says so to the caller
+ * (NET_XMIT_DROP, which TCP turns into CWR while keeping its own copy unsent). qdisc_run moves skbs to the TX
  * ring while descriptors are free - one descriptor per skb, a TSO skb included: real drivers use
  * one per page frag plus a context descriptor and stop the queue early, but the ring's role here
  * is only to bound how many skbs sit below the qdisc - and the driver hands each to the link,
@@ -122,7 +123,10 @@ static void nic_qdisc_run(Nic *n)
     n->qdisc_running = false;
 }
 
-void nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
+/* __dev_xmit_skb with a pfifo root qdisc: a full qdisc drops the skb (qdisc_drop) and the
+ * verdict NET_XMIT_DROP goes back to the caller at once; else it is queued and the qdisc run
+ * (NET_XMIT_SUCCESS, also when the bypass sends it straight to the ring). */
+int nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
 {
     Nic *n = nic_of(dev);
     if (n->qdisc.qlen >= n->conf->qdisc_limit) {
@@ -132,11 +136,12 @@ void nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
                 dev->index, n->qdisc.qlen, skb->seq, skb->len);
         netdev_skb_orphan(skb, cpu);
         skb_free(dev->host->pool, skb);
-        return;
+        return NET_XMIT_DROP;
     }
     skb->ready_ns = cpu_acted_at(cpu);
     skb_queue_tail(&n->qdisc, skb);
     nic_qdisc_run(n);
+    return NET_XMIT_SUCCESS;
 }
 
 void nic_attach_link(NetDev *dev, LinkDir *tx)

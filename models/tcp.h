@@ -39,8 +39,9 @@ void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu);
 void tcp_handshake_rtt(TcpSock *a, TcpSock *b, uint32_t rtt_us);
 
 /* Where the socket's segments go: ip_output by default. A test harness sets a hook to capture
- * them (packetdrill style); the hook owns the skb. */
-typedef void (*TcpXmitHook)(void *ctx, Skb *skb, Cpu *cpu);
+ * them (packetdrill style); the hook owns the skb and returns the device's verdict as ip_output
+ * does (NET_XMIT_SUCCESS = 0, or NET_XMIT_DROP = 1 to play a full qdisc: models/netdev.h). */
+typedef int (*TcpXmitHook)(void *ctx, Skb *skb, Cpu *cpu);
 void tcp_set_xmit_hook(TcpSock *tp, TcpXmitHook fn, void *ctx);
 
 /* Softirq receive of one skb (tcp_v4_rcv): TcpInSegs, then process now (socket not owned),

@@ -303,7 +303,8 @@ static inline uint64_t jiffies_to_usecs_hz(uint64_t j, uint32_t hz)
     return j * 1000000u / hz;
 }
 /* HZ-derived kernel constants (T.0.1): DELACK_MIN = ATO_MIN = HZ/25 (4 if HZ < 100),
- * DELACK_MAX = HZ/5, TIMEOUT_INIT = HZ, TIMEOUT_MIN = 2 jiffies, RTO_MAX = 120 HZ. */
+ * DELACK_MAX = HZ/5, TIMEOUT_INIT = HZ, TIMEOUT_MIN = 2 jiffies, RTO_MAX = 120 HZ,
+ * RESOURCE_PROBE_INTERVAL = HZ/2. */
 static inline uint32_t tcp_ato_min(const TcpSock *tp)
 {
     return tp->hz < 100 ? 4u : tp->hz / 25u;
@@ -319,6 +320,11 @@ static inline uint32_t tcp_rto_max(const TcpSock *tp)
 static inline uint32_t tcp_timeout_init(const TcpSock *tp)
 {
     return tp->hz;
+}
+/* TCP_RESOURCE_PROBE_INTERVAL = HZ/2: how soon a timer retries a send the qdisc refused. */
+static inline uint32_t tcp_resource_probe_interval(const TcpSock *tp)
+{
+    return tp->hz / 2u;
 }
 #define TCP_TIMEOUT_MIN 2u
 
@@ -414,6 +420,7 @@ void tcp_rtt_estimator(TcpSock *tp, uint32_t mrtt_us);
 void tcp_set_rto(TcpSock *tp);
 void tcp_enter_loss(TcpSock *tp);
 void tcp_init_cwnd_reduction(TcpSock *tp);
+void tcp_enter_cwr(TcpSock *tp);
 void tcp_end_cwnd_reduction(TcpSock *tp);
 void tcp_set_ca_state(TcpSock *tp, uint8_t state);
 void tcp_try_keep_open(TcpSock *tp);
@@ -459,7 +466,9 @@ uint32_t __tcp_select_window(TcpSock *tp);
 
 /* ---- tcp_output.c ---- */
 uint32_t tcp_select_window(TcpSock *tp);
-void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu);
+/* __tcp_transmit_skb: 0 when the clone was queued below TCP, else the error (a local drop:
+ * the caller keeps the skb where it is; CWR has been entered). */
+int tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu);
 /* tcp_push at the end of a write (or before waiting for memory): PSH on the tail, which
  * autocorking may hold (hosts.H.tcp.autocorking). */
 void tcp_push(TcpSock *tp, int nonagle, uint32_t size_goal, Cpu *cpu);

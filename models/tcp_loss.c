@@ -133,6 +133,19 @@ void tcp_end_cwnd_reduction(TcpSock *tp)
     tcp_ca_event(tp, CA_EVENT_COMPLETE_CWR);
 }
 
+/* tcp_enter_cwr (tcp_input.c, the same rule since 3.x): local congestion - a qdisc that refused
+ * a segment (__tcp_transmit_skb) - reduces cwnd by PRR like a loss would, but only from Open or
+ * Disorder; the reduction cannot be undone (no undo_marker, no prior_ssthresh to restore). */
+void tcp_enter_cwr(TcpSock *tp)
+{
+    tp->prior_ssthresh = 0;
+    if (tp->ca_state >= TCP_CA_CWR)
+        return;
+    tp->undo_marker = 0;
+    tcp_init_cwnd_reduction(tp);
+    tcp_set_ca_state(tp, TCP_CA_CWR);
+}
+
 void tcp_enter_recovery(TcpSock *tp)
 {
     tcp_count(tp, tcp_is_sack(tp) ? CTR_TcpExtTCPSackRecovery : CTR_TcpExtTCPRenoRecovery, 1);

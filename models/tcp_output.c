@@ -3,7 +3,9 @@
  * What it models: building segments (header, window, timestamps, SACK/DSACK blocks), the
  * pending-frames loop tcp_write_xmit limited by cwnd, the peer's window, Nagle/Minshall, TCP
  * Small Queues and optional internal pacing (hosts.H.tcp.pacing), TSO autosizing, pure and delayed ACKs, retransmissions (fast, RTO, TLP) and the
- * arming of the shared retransmit timer for RTO or TLP. Why: every ACK-clock, retransmission and
+ * arming of the shared retransmit timer for RTO or TLP, and what a device's refusal of a
+ * segment does (a full qdisc's NET_XMIT_DROP, which ip_output returns at once): CWR, the skb
+ * kept to be sent later. Why: every ACK-clock, retransmission and
  * timer effect the seed patches change goes through these few functions, so they carry the
  * kernel's names and its order of operations. The deferred work of a socket released by its
  * owner (tcp_release_cb) and TSQ's TX-completion hook (sock_wfree) are here too, as in Linux.
@@ -70,12 +72,26 @@ static void tcp_build_header(TcpSock *tp, Skb *skb)
         tcp_options_sack(tp, skb);
 }
 
-static void tcp_xmit_out(TcpSock *tp, Skb *skb, Cpu *cpu)
+/* icsk_af_ops->queue_xmit (ip_queue_xmit): hand skb to IP and return the device's verdict. */
+static int tcp_xmit_out(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     if (tp->xmit)
-        tp->xmit(tp->xmit_ctx, skb, cpu);
-    else
-        ip_output(tcp_host(tp), skb, cpu);
+        return tp->xmit(tp->xmit_ctx, skb, cpu);
+    return ip_output(tcp_host(tp), skb, cpu);
+}
+
+/* The tail of __tcp_transmit_skb (every era): a positive verdict (NET_XMIT_DROP from a full
+ * qdisc, or NET_XMIT_CN) is local congestion - enter CWR - and of those only a drop is an error
+ * to the caller (net_xmit_eval). A dropped pure ACK enters CWR too. */
+static int tcp_xmit_verdict(TcpSock *tp, int err, Cpu *cpu)
+{
+    if (err <= 0)
+        return err;
+    SIM_LOG(tcp_host(tp), LOG_TCP, cpu, "xmit_local_drop",
+            "sk=%u verdict=%d snd_nxt=%" PRIu64 " cwnd=%u", tp->sk.port, err, tp->snd_nxt,
+            tp->snd_cwnd);
+    tcp_enter_cwr(tp);
+    return net_xmit_eval(err);
 }
 
 /* tcp_dec_quickack_mode (T.A.4): one quick ACK used per ACK sent while one was owed. */
@@ -111,16 +127,24 @@ static void tcp_event_data_sent(TcpSock *tp)
         tp->ack.pingpong++;
 }
 
-/* tcp_update_skb_after_send (4.20+ EDT, T.F.4), internal pacing only: the departure time
- * tcp_wstamp_ns catches up with now, then advances by len / pacing_rate, less up to half of that
- * as credit for the time the socket was late (OS jitter); sch_fq's original rule leaves the
- * first 10 segments unpaced. Without a rate yet (no RTT: ~0UL in the kernel) nothing is paced. */
-static void tcp_update_skb_after_send(TcpSock *tp, const Skb *skb, uint32_t pcount)
+/* What __tcp_transmit_skb does before handing the skb down, whatever the device says: the
+ * departure time tcp_wstamp_ns catches up with now (paced or not) and data_segs_out counts the
+ * segments. Returns the departure time before the catch-up, for the pacing credit. */
+static sim_time_t tcp_wstamp_catch_up(TcpSock *tp, uint32_t pcount)
 {
     tp->data_segs_out += pcount;
     sim_time_t prior_wstamp = tp->tcp_wstamp_ns;
-    if (tp->tcp_wstamp_ns < tp->tcp_mstamp) /* __tcp_transmit_skb, paced or not */
+    if (tp->tcp_wstamp_ns < tp->tcp_mstamp)
         tp->tcp_wstamp_ns = tp->tcp_mstamp;
+    return prior_wstamp;
+}
+
+/* tcp_update_skb_after_send (4.20+ EDT, T.F.4), internal pacing only, once the device took the
+ * skb: tcp_wstamp_ns advances by len / pacing_rate, less up to half of that as credit for the
+ * time the socket was late (OS jitter); sch_fq's original rule leaves the first 10 segments
+ * unpaced. Without a rate yet (no RTT: ~0UL in the kernel) nothing is paced. */
+static void tcp_update_skb_after_send(TcpSock *tp, const Skb *skb, sim_time_t prior_wstamp)
+{
     if (!tcp_conf(tp)->pacing)
         return;
     uint64_t rate = tp->pacing_rate;
@@ -133,8 +157,12 @@ static void tcp_update_skb_after_send(TcpSock *tp, const Skb *skb, uint32_t pcou
 }
 
 /* __tcp_transmit_skb for a data skb of the write or retransmit queue: a clone goes down the
- * stack, charged to sk_wmem_alloc until TX completion (TSQ). TcpOutSegs counts new data only. */
-void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
+ * stack, charged to sk_wmem_alloc until TX completion (TSQ). TcpOutSegs counts new data only,
+ * before the device has answered, as the kernel does. If the device drops the clone (a full
+ * qdisc) the socket enters CWR and the error goes back: the caller keeps skb where it is - in the
+ * write queue, unsent, or in the retransmit queue not marked retransmitted - and the pacing
+ * clock does not advance. */
+int tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     Host *h = tcp_host(tp);
     bool new_data = skb->end_seq > tp->snd_nxt;
@@ -154,13 +182,18 @@ void tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
     if (new_data)
         tcp_count(tp, CTR_TcpOutSegs, pcount);
     tcp_charge(tp, cpu, COST_TCP_XMIT_SKB);
-    tcp_update_skb_after_send(tp, skb, pcount);
-    tcp_xmit_out(tp, out, cpu);
+    sim_time_t prior_wstamp = tcp_wstamp_catch_up(tp, pcount);
+    int err = tcp_xmit_verdict(tp, tcp_xmit_out(tp, out, cpu), cpu);
+    if (err)
+        return err;
+    tcp_update_skb_after_send(tp, skb, prior_wstamp);
+    return 0;
 }
 
 /* A segment without data at sequence seq, from the pool (not charged to wmem_alloc: TSQ only
- * limits data): the common part of __tcp_send_ack and tcp_xmit_probe_skb. */
-static void tcp_xmit_bare(TcpSock *tp, uint64_t seq, Cpu *cpu)
+ * limits data): the common part of __tcp_send_ack and tcp_xmit_probe_skb. Returns the verdict
+ * as tcp_transmit_skb does (__tcp_send_ack ignores it, after CWR was entered). */
+static int tcp_xmit_bare(TcpSock *tp, uint64_t seq, Cpu *cpu)
 {
     Skb *skb = skb_alloc(tcp_host(tp)->pool);
     skb->seq = skb->end_seq = seq;
@@ -170,7 +203,7 @@ static void tcp_xmit_bare(TcpSock *tp, uint64_t seq, Cpu *cpu)
     tcp_event_ack_sent(tp);
     tcp_count(tp, CTR_TcpOutSegs, 1);
     tcp_charge(tp, cpu, COST_TCP_SEND_ACK);
-    tcp_xmit_out(tp, skb, cpu);
+    return tcp_xmit_verdict(tp, tcp_xmit_out(tp, skb, cpu), cpu);
 }
 
 /* tcp_bound_to_half_wnd (every era): a segment, or a TSO skb, larger than half the peer's
@@ -194,7 +227,7 @@ void tcp_sync_mss(TcpSock *tp)
 /* tcp_send_ack / __tcp_send_ack: a pure ACK at snd_nxt. */
 void tcp_send_ack(TcpSock *tp, Cpu *cpu)
 {
-    tcp_xmit_bare(tp, tp->snd_nxt, cpu);
+    (void)tcp_xmit_bare(tp, tp->snd_nxt, cpu);
 }
 
 /* tcp_delack_max (T.A.8 step 3): TCP_DELACK_MAX, capped at rto_min - 1 jiffy when the route
@@ -563,7 +596,10 @@ bool tcp_write_xmit(TcpSock *tp, uint32_t mss_now, int nonagle, int push_one, Cp
         uint32_t pcount = tcp_write_xmit_prepare(tp, skb, mss_now, nonagle, push_one, &cwnd_limited);
         if (!pcount)
             break;
-        tcp_transmit_skb(tp, skb, cpu);
+        /* a local drop: the skb stays at the head of the write queue, snd_nxt and packets_out
+         * as they were; it goes again on the next push (an ACK, TSQ, the probe timer) */
+        if (tcp_transmit_skb(tp, skb, cpu))
+            break;
         tcp_event_new_data_sent(tp, skb, cpu);
         /* tcp_minshall_update: the skb ended in a sub-MSS segment (its last one, for a TSO skb) */
         if (skb->len < pcount * mss_now)
@@ -604,7 +640,10 @@ void tcp_push_one(TcpSock *tp, uint32_t mss_now, Cpu *cpu)
 
 /* ---- retransmission ---- */
 
-/* __tcp_retransmit_skb: send (the first segs MSSes of) skb again; TcpRetransSegs by pcount. */
+/* __tcp_retransmit_skb: send (the first segs MSSes of) skb again. As in 6.x, TcpRetransSegs (by
+ * pcount) and the EVER_RETRANS mark come before the attempt (early 4.x counted only what left),
+ * so a retransmission the qdisc drops still counts there, and also in TcpExtTCPRetransFail; its error goes back, and
+ * tcp_retransmit_skb then does not mark it retransmitted (no TCPCB_RETRANS, no retrans_out). */
 int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
 {
     uint32_t cur_mss = tp->mss_cache;
@@ -635,8 +674,10 @@ int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
     skb->sacked |= TCPCB_EVER_RETRANS;
     skb->ever_retrans = true;
     tp->tcp_mstamp = sim_now(tcp_sim(tp));
-    tcp_transmit_skb(tp, skb, cpu);
-    return 0;
+    int err = tcp_transmit_skb(tp, skb, cpu);
+    if (err)
+        tcp_count(tp, CTR_TcpExtTCPRetransFail, pcount);
+    return err;
 }
 
 int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
@@ -822,20 +863,19 @@ void tcp_check_probe_timer(TcpSock *tp, Cpu *cpu)
 
 /* tcp_xmit_probe_skb: no data, an already acknowledged sequence (snd_una - 1): out of window at
  * the receiver, which answers at once with its current window. */
-static void tcp_xmit_probe_skb(TcpSock *tp, Cpu *cpu)
+static int tcp_xmit_probe_skb(TcpSock *tp, Cpu *cpu)
 {
-    tcp_xmit_bare(tp, tp->snd_una - 1, cpu);
+    return tcp_xmit_bare(tp, tp->snd_una - 1, cpu);
 }
 
-/* tcp_write_wakeup: if the window has room, up to one MSS of new data; else the probe skb. */
-static void tcp_write_wakeup(TcpSock *tp, Cpu *cpu)
+/* tcp_write_wakeup: if the window has room, up to one MSS of new data; else the probe skb.
+ * Returns the transmission's error (positive: a local drop, the data stays unsent). */
+static int tcp_write_wakeup(TcpSock *tp, Cpu *cpu)
 {
     Skb *skb = tp->write_queue.head;
     uint32_t mss = tp->mss_cache;
-    if (!skb || skb->seq >= tcp_wnd_end(tp)) {
-        tcp_xmit_probe_skb(tp, cpu);
-        return;
-    }
+    if (!skb || skb->seq >= tcp_wnd_end(tp))
+        return tcp_xmit_probe_skb(tp, cpu);
     uint64_t seg_size = tcp_wnd_end(tp) - skb->seq;
     if (seg_size > mss)
         seg_size = mss;
@@ -843,24 +883,31 @@ static void tcp_write_wakeup(TcpSock *tp, Cpu *cpu)
         tcp_fragment(tp, &tp->write_queue, skb, (uint32_t)seg_size);
     skb->gso_segs = (uint16_t)((skb->len + mss - 1) / mss);
     skb->flags |= TCPHDR_PSH;
-    tcp_transmit_skb(tp, skb, cpu);
-    tcp_event_new_data_sent(tp, skb, cpu);
+    int err = tcp_transmit_skb(tp, skb, cpu);
+    if (!err)
+        tcp_event_new_data_sent(tp, skb, cpu);
+    return err;
 }
 
 /* tcp_send_probe0: probe, then back off (icsk_backoff, at most tcp_retries2 = 15) unless the
- * window opened and data is now in flight. */
+ * window opened and data is now in flight. A probe the qdisc dropped is retried after
+ * TCP_RESOURCE_PROBE_INTERVAL without backing off. */
 void tcp_send_probe0(TcpSock *tp, Cpu *cpu)
 {
-    tcp_write_wakeup(tp, cpu);
+    int err = tcp_write_wakeup(tp, cpu);
     if (tp->packets_out || !tp->write_queue.head) {
         tp->icsk_probes_out = 0;
         tp->icsk_backoff = 0;
         return;
     }
     tp->icsk_probes_out++;
-    if (tp->icsk_backoff < 15)
-        tp->icsk_backoff++;
-    inet_csk_reset_xmit_timer(tp, ICSK_TIME_PROBE0, tcp_probe0_when(tp), tcp_rto_max(tp), cpu);
+    uint64_t when = tcp_resource_probe_interval(tp);
+    if (err <= 0) {
+        if (tp->icsk_backoff < 15)
+            tp->icsk_backoff++;
+        when = tcp_probe0_when(tp);
+    }
+    inet_csk_reset_xmit_timer(tp, ICSK_TIME_PROBE0, when, tcp_rto_max(tp), cpu);
 }
 
 /* ---- deferred work and TSQ ---- */

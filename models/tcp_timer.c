@@ -81,10 +81,15 @@ void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu)
     tcp_diag_timer_fired(tp, true);
     tcp_enter_loss(tp);
     tp->icsk_retransmits++;
-    /* The kernel retries after TCP_RESOURCE_PROBE_INTERVAL without backoff only on a positive
-     * error (a qdisc drop, which the model's transmit path does not report); -EAGAIN (the TX
-     * completions behind) backs off like a sent retransmission. */
-    (void)tcp_retransmit_skb(tp, tp->rtx_queue.head, 1, cpu);
+    /* A retransmission the qdisc dropped (a positive error) is retried after
+     * TCP_RESOURCE_PROBE_INTERVAL with neither backoff nor a longer RTO, as 6.x does (older
+     * kernels waited min(rto, that interval)); -EAGAIN (the TX completions behind) backs off
+     * like a sent retransmission. */
+    if (tcp_retransmit_skb(tp, tp->rtx_queue.head, 1, cpu) > 0) {
+        inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, tcp_resource_probe_interval(tp),
+                                  tcp_rto_max(tp), cpu);
+        return;
+    }
     tp->icsk_backoff++;
     tp->icsk_rto = tp->icsk_rto << 1 < tcp_rto_max(tp) ? tp->icsk_rto << 1 : tcp_rto_max(tp);
     inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, tp->icsk_rto, tcp_rto_max(tp), cpu);

@@ -26,6 +26,7 @@
     X(TcpExtTCPSpuriousRTOs)                                                                    \
     X(TcpExtTCPFastRetrans)                                                                     \
     X(TcpExtTCPSlowStartRetrans)                                                                \
+    X(TcpExtTCPRetransFail)                                                                     \
     X(TcpExtTCPLossUndo)                                                                        \
     X(TcpExtTCPFullUndo)                                                                        \
     X(TcpExtTCPDSACKUndo)                                                                       \

@@ -41,7 +41,7 @@ static inline void th_tcp_conf(TcpConf *t)
                     .delack_from_rto_min = true };
 }
 
-static inline void th_capture(void *ctx, Skb *skb, Cpu *cpu)
+static inline int th_capture(void *ctx, Skb *skb, Cpu *cpu)
 {
     TcpBench *tb = ((void **)ctx)[0];
     int side = (int)(intptr_t)((void **)ctx)[1];
@@ -52,6 +52,7 @@ static inline void th_capture(void *ctx, Skb *skb, Cpu *cpu)
     }
     skb_queue_tail(&tb->out[side], skb);
     tb->sent[side]++;
+    return 0; /* NET_XMIT_SUCCESS */
 }
 
 /* Allocate a bench; edit tb->conf / tb->stack, then th_connect(). */

@@ -49,8 +49,12 @@ static void send_burst(FakeSock *fs, const Skb *trigger)
     if (b->done)
         return;
     b->done = true;
+    /* NET_XMIT_SUCCESS also for the skbs netif_rx drops: loopback_xmit returns NETDEV_TX_OK,
+     * so the sender is not told (unlike a NIC's full qdisc) */
     for (uint32_t i = 0; i < b->n; i++)
-        ip_output(&b->f->host[0], fix_data(b->f, 0, 0, 1448 * (i + 1), 1448, 1448, true), NULL);
+        g_assert_cmpint(ip_output(&b->f->host[0], fix_data(b->f, 0, 0, 1448 * (i + 1), 1448, 1448, true),
+                                  NULL),
+                        ==, NET_XMIT_SUCCESS);
 }
 
 /* enqueue_to_backlog accepts while qlen <= netdev_max_backlog (1000): the trigger skb was moved

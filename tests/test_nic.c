@@ -23,8 +23,11 @@ static void test_qdisc_and_ring(void)
     f.conf[0].nic.tx_ring = 1;
     f.conf[0].nic.qdisc_limit = 3;
     fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    /* the verdict comes back at once: queued (or bypassed) skbs NET_XMIT_SUCCESS, the two the
+     * full qdisc refused NET_XMIT_DROP (what TCP turns into CWR) */
     for (uint64_t i = 0; i < 6; i++)
-        ip_output(&f.host[0], fix_data(&f, 0, 1, i * 1448, 1448, 1448, true), NULL);
+        g_assert_cmpint(ip_output(&f.host[0], fix_data(&f, 0, 1, i * 1448, 1448, 1448, true), NULL),
+                        ==, i < 4 ? NET_XMIT_SUCCESS : NET_XMIT_DROP);
     NetDevStats s = netdev_stats(f.nic[0]);
     g_assert_cmpuint(s.qdisc_drops, ==, 2);
     g_assert_cmpuint(s.tx_skbs, ==, 1);

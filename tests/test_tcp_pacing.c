@@ -19,7 +19,7 @@ typedef struct Rec {
     uint32_t len[64];
 } Rec;
 
-static void record(void *ctx, Skb *skb, Cpu *cpu)
+static int record(void *ctx, Skb *skb, Cpu *cpu)
 {
     Rec *r = ctx;
     (void)cpu;
@@ -32,6 +32,7 @@ static void record(void *ctx, Skb *skb, Cpu *cpu)
     r->len[r->n] = skb->len;
     r->n++;
     skb_queue_tail(&r->tb->out[0], skb);
+    return 0; /* NET_XMIT_SUCCESS */
 }
 
 static TcpBench *bench(bool pacing, uint32_t ssthresh, Rec *r)

@@ -44,7 +44,7 @@ static void app_start(App *app, Host *h, const char *name, uint32_t cpu)
 
 /* The peer of the flush test: every data skb the socket transmits is answered at once by an
  * ACK for all of it, queued to the sender's backlog (its owner is inside sendmsg). */
-static void ack_into_backlog(void *ctx, Skb *skb, Cpu *cpu)
+static int ack_into_backlog(void *ctx, Skb *skb, Cpu *cpu)
 {
     TcpSock *tp = ctx;
     Host *h = tcp_sk(tp)->host;
@@ -64,6 +64,7 @@ static void ack_into_backlog(void *ctx, Skb *skb, Cpu *cpu)
     ack->truesize = 1280;
     skb_free(h->pool, skb);
     tcp_v4_rcv(tcp_sk(tp), ack, cpu);
+    return 0; /* NET_XMIT_SUCCESS */
 }
 
 /* One sendmsg of 40 skbs (40 x mss, mss 65483 at MTU 65536, advmss capped at 65535 - 40: one
@@ -151,7 +152,7 @@ typedef struct Acker {
     uint64_t acks;
 } Acker;
 
-static void drop_output(void *ctx, Skb *skb, Cpu *cpu)
+static int drop_output(void *ctx, Skb *skb, Cpu *cpu)
 {
     TcpSock *tp = ctx;
     (void)cpu;
@@ -160,6 +161,7 @@ static void drop_output(void *ctx, Skb *skb, Cpu *cpu)
         skb->sk = NULL;
     }
     skb_free(tcp_sk(tp)->host->pool, skb);
+    return 0; /* NET_XMIT_SUCCESS: lost beyond the device, the sender is not told */
 }
 
 static void acker_fire(Sim *sim, void *ctx)
@@ -244,7 +246,7 @@ typedef struct AckSeen {
     uint64_t acks, drains_at_first;
 } AckSeen;
 
-static void note_ack(void *ctx, Skb *skb, Cpu *cpu)
+static int note_ack(void *ctx, Skb *skb, Cpu *cpu)
 {
     AckSeen *seen = ctx;
     (void)cpu;
@@ -255,6 +257,7 @@ static void note_ack(void *ctx, Skb *skb, Cpu *cpu)
         skb->sk = NULL;
     }
     skb_free(tcp_sk(seen->tp)->host->pool, skb);
+    return 0; /* NET_XMIT_SUCCESS */
 }
 
 /* Two connected sockets on one host; b is the reader under test, its ACKs counted by `seen`

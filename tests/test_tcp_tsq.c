@@ -5,11 +5,12 @@
 #include "tcp_harness.h"
 
 /* The device holds every skb until the test completes it (no TX completion yet). */
-static void hold_output(void *ctx, Skb *skb, Cpu *cpu)
+static int hold_output(void *ctx, Skb *skb, Cpu *cpu)
 {
     TcpBench *tb = ctx;
     (void)cpu;
     skb_queue_tail(&tb->out[0], skb);
+    return 0; /* NET_XMIT_SUCCESS */
 }
 
 /* TX completion as the device does it: uncharge, then the socket's destructor hook. */
