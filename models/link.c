@@ -60,9 +60,9 @@ struct Link {
 
 /* ---- serialisation arithmetic ---- */
 
-static sim_time_t frame_time(const LinkDir *d, uint32_t payload)
+static sim_time_t frame_time(const LinkDir *d, const Skb *skb, uint32_t payload)
 {
-    return sim_tx_time_ns(wire_frame_bytes(payload), d->link->conf->rate_bps);
+    return sim_tx_time_ns(wire_frame_bytes(skb, payload), d->link->conf->rate_bps);
 }
 
 /* Frames of the head skb fully serialised by `now`. */
@@ -70,8 +70,8 @@ static uint32_t head_frames_done(const LinkDir *d, sim_time_t now)
 {
     const Skb *h = d->fifo.head;
     uint32_t n = wire_frames(h);
-    sim_time_t ft = frame_time(d, wire_frame_payload(h));
-    sim_time_t end = d->head_start + (sim_time_t)(n - 1) * ft + frame_time(d, wire_last_payload(h));
+    sim_time_t ft = frame_time(d, h, wire_frame_payload(h));
+    sim_time_t end = d->head_start + (sim_time_t)(n - 1) * ft + frame_time(d, h, wire_last_payload(h));
     if (now >= end)
         return n;
     uint64_t done = (uint64_t)(now - d->head_start) / (uint64_t)ft;
@@ -90,8 +90,8 @@ static void occupancy(const LinkDir *d, sim_time_t now, uint64_t *frames, uint64
     if (left == 0)
         return;
     *frames += left;
-    *bytes += (uint64_t)(left - 1) * wire_frame_bytes(wire_frame_payload(h)) +
-              wire_frame_bytes(wire_last_payload(h));
+    *bytes += (uint64_t)(left - 1) * wire_frame_bytes(h, wire_frame_payload(h)) +
+              wire_frame_bytes(h, wire_last_payload(h));
 }
 
 /* ---- drop-tail ---- */
@@ -107,9 +107,9 @@ static uint32_t frames_that_fit(const LinkDir *d, const Skb *skb, sim_time_t now
         uint64_t room = c->queue_pkts > frames ? c->queue_pkts - frames : 0;
         return room < n ? (uint32_t)room : n;
     }
-    uint64_t full = wire_frame_bytes(wire_frame_payload(skb));
+    uint64_t full = wire_frame_bytes(skb, wire_frame_payload(skb));
     while (k < n) {
-        uint64_t b = k + 1 < n ? full : wire_frame_bytes(wire_last_payload(skb));
+        uint64_t b = k + 1 < n ? full : wire_frame_bytes(skb, wire_last_payload(skb));
         if (bytes + b > c->queue_bytes)
             break;
         bytes += b;
@@ -145,8 +145,8 @@ static void start_head(LinkDir *d)
     }
     RxTrain t = { .skb = skb_clone(d->to->host->pool, h),
                   .start_ns = now + d->link->conf->delay_ns,
-                  .frame_ns = frame_time(d, wire_frame_payload(h)),
-                  .last_ns = frame_time(d, wire_last_payload(h)),
+                  .frame_ns = frame_time(d, h, wire_frame_payload(h)),
+                  .last_ns = frame_time(d, h, wire_last_payload(h)),
                   .frames = n,
                   .from = d };
     d->head_start = now;

@@ -120,7 +120,7 @@ static void admit(NicQueue *q, RxTrain *t)
     Skb *f = train_frame(n, t, k);
     skb_queue_tail(&q->rx_ring, f);
     n->dev.stats.rx_frames++;
-    n->dev.stats.rx_bytes += wire_frame_bytes(f->len);
+    n->dev.stats.rx_bytes += wire_frame_bytes(f, f->len);
 }
 
 static void advance(NicQueue *q, sim_time_t now)

@@ -104,7 +104,8 @@ static uint8_t *put_nop_nop_ts(uint8_t *p, uint32_t tsval, uint32_t tsecr)
 
 static uint8_t *put_tcp_options(uint8_t *p, const Skb *skb)
 {
-    p = put_nop_nop_ts(p, skb->tsval, skb->tsecr);
+    if (!skb->no_ts)
+        p = put_nop_nop_ts(p, skb->tsval, skb->tsecr);
     uint32_t n = wire_sack_blocks(skb);
     if (n == 0)
         return p;

@@ -43,6 +43,7 @@ typedef struct Skb {
     uint8_t flags;        /* TCPHDR_* */
     uint8_t nsacks;       /* number of valid sack[] blocks */
     bool dsack;           /* sack[0] is a DSACK block */
+    bool no_ts;           /* no timestamps option: the connection did not negotiate it */
     SackBlock sack[SKB_MAX_SACKS];
     uint32_t tsval, tsecr; /* TCP timestamps option, in the sender's TS clock units */
     /* sizes */

@@ -64,6 +64,7 @@ static void tcp_build_header(TcpSock *tp, Skb *skb)
     skb->ack_seq = tp->rcv_nxt;
     skb->flags |= TCPHDR_ACK;
     skb->win = tcp_select_window(tp);
+    skb->no_ts = !tp->ts_ok;
     if (tp->ts_ok) {
         skb->tsval = tcp_time_stamp_ts(tp);
         skb->tsecr = tp->ts_recent;

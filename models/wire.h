@@ -1,11 +1,12 @@
 /* wire.h - header sizes and framing: how many bytes and frames an skb becomes on the wire.
  *
- * The model carries IPv4 with the TCP timestamp option on every segment (Linux with
- * net.ipv4.tcp_timestamps=1, the default): 20 (IP) + 20 (TCP) + 12 (NOP NOP TS) = 52 bytes of
- * headers. SACK blocks add 4 + 8n bytes to the TCP header of the segments that carry them; they
- * are written into captures and counted in IP octets, but the wire time uses one per-frame
- * overhead (WIRE_FRAME_OVERHEAD) for every frame: at most 28 bytes of SACK option on a pure ACK
- * are left out of its serialisation time.
+ * The model carries IPv4 with the TCP timestamp option on every segment of a connection that
+ * negotiated it (Linux with net.ipv4.tcp_timestamps=1, the default): 20 (IP) + 20 (TCP) + 12
+ * (NOP NOP TS) = 52 bytes of headers; 40 without it (skb->no_ts). SACK blocks add 4 + 8n bytes
+ * to the TCP header of the segments that carry them; they are written into captures and counted
+ * in IP octets, but the wire time uses one per-frame overhead (wire_frame_overhead) for every
+ * frame: at most 28 (36 without timestamps) bytes of SACK option on a pure ACK are left out of
+ * its serialisation time.
  *
  * A TSO skb of len bytes cut at gso_size leaves as ceil(len / gso_size) frames: full frames of
  * gso_size bytes and a shorter last one; an skb without payload is one frame.
@@ -25,6 +26,7 @@
 #define WIRE_ETH_PREAMBLE 8u /* preamble + start-of-frame delimiter */
 #define WIRE_ETH_IFG 12u     /* minimum inter-frame gap, in byte times */
 #define WIRE_SACK_MAX_WITH_TS 3u /* 40 option bytes - 12 (TS) - 4 (NOP NOP kind len) = 24 = 3 blocks */
+#define WIRE_SACK_MAX_NO_TS 4u   /* 40 - 4 = 36: 4 blocks of 8 */
 
 /* IP + TCP + timestamp option: 52 bytes, the header of every modelled segment. */
 #define WIRE_TCPIP_HDR (WIRE_IP_HDR + WIRE_TCP_HDR + WIRE_TCP_TS_OPT)
@@ -34,17 +36,32 @@
 #define WIRE_FRAME_OVERHEAD \
     (WIRE_TCPIP_HDR + WIRE_ETH_HDR + WIRE_ETH_FCS + WIRE_ETH_PREAMBLE + WIRE_ETH_IFG)
 
-/* SACK blocks written into a header (with timestamps at most 3 fit). */
-static inline uint32_t wire_sack_blocks(const Skb *skb)
+/* The timestamps option's bytes in skb's TCP header: 12, or 0 without timestamps. */
+static inline uint32_t wire_ts_opt(const Skb *skb)
 {
-    return skb->nsacks < WIRE_SACK_MAX_WITH_TS ? skb->nsacks : WIRE_SACK_MAX_WITH_TS;
+    return skb->no_ts ? 0u : WIRE_TCP_TS_OPT;
 }
 
-/* TCP header length with options: 32, or 36 + 8n with n SACK blocks (NOP NOP SACK). */
+/* SACK blocks written into a header (with timestamps at most 3 fit, else 4). */
+static inline uint32_t wire_sack_blocks(const Skb *skb)
+{
+    uint32_t max = skb->no_ts ? WIRE_SACK_MAX_NO_TS : WIRE_SACK_MAX_WITH_TS;
+    return skb->nsacks < max ? skb->nsacks : max;
+}
+
+/* TCP header length with options: 32 (20 without timestamps), plus 4 + 8n with n SACK blocks
+ * (NOP NOP SACK). */
 static inline uint32_t wire_tcp_hdr_len(const Skb *skb)
 {
     uint32_t n = wire_sack_blocks(skb);
-    return WIRE_TCP_HDR + WIRE_TCP_TS_OPT + (n ? 4u + 8u * n : 0u);
+    return WIRE_TCP_HDR + wire_ts_opt(skb) + (n ? 4u + 8u * n : 0u);
+}
+
+/* Bytes a frame of skb occupies on the wire beyond its payload: WIRE_FRAME_OVERHEAD, 12 fewer
+ * without timestamps. */
+static inline uint32_t wire_frame_overhead(const Skb *skb)
+{
+    return WIRE_FRAME_OVERHEAD - WIRE_TCP_TS_OPT + wire_ts_opt(skb);
 }
 
 /* IP packet length of the skb as one packet (a TSO skb before segmentation, a GRO skb after
@@ -74,16 +91,16 @@ static inline uint32_t wire_last_payload(const Skb *skb)
     return mss ? skb->len - (wire_frames(skb) - 1) * mss : 0u;
 }
 
-/* Wire bytes of a frame carrying `payload` bytes. */
-static inline uint64_t wire_frame_bytes(uint32_t payload)
+/* Wire bytes of a frame of skb carrying `payload` bytes. */
+static inline uint64_t wire_frame_bytes(const Skb *skb, uint32_t payload)
 {
-    return (uint64_t)payload + WIRE_FRAME_OVERHEAD;
+    return (uint64_t)payload + wire_frame_overhead(skb);
 }
 
 /* Wire bytes of all frames of the skb. */
 static inline uint64_t wire_skb_bytes(const Skb *skb)
 {
-    return (uint64_t)skb->len + (uint64_t)wire_frames(skb) * WIRE_FRAME_OVERHEAD;
+    return (uint64_t)skb->len + (uint64_t)wire_frames(skb) * wire_frame_overhead(skb);
 }
 
 #endif

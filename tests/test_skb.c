@@ -136,6 +136,16 @@ static void test_wire(void)
     g_assert_cmpuint(wire_tcp_hdr_len(&ack), ==, 32);
     ack.nsacks = 4; /* only 3 fit with timestamps: 32 + 4 + 24 = 60 */
     g_assert_cmpuint(wire_tcp_hdr_len(&ack), ==, 60);
+    /* without timestamps: a 20-byte header, room for 4 SACK blocks (20 + 4 + 32 = 56), frames
+     * 12 bytes shorter (78 beyond the payload: a 1460-byte MSS is again 1538 on the wire) */
+    ack.no_ts = true;
+    g_assert_cmpuint(wire_tcp_hdr_len(&ack), ==, 56);
+    ack.nsacks = 0;
+    g_assert_cmpuint(wire_tcp_hdr_len(&ack), ==, 20);
+    g_assert_cmpuint(wire_skb_bytes(&ack), ==, 78);
+    Skb no_ts = { .len = 2920, .gso_size = 1460, .no_ts = true };
+    g_assert_cmpuint(wire_skb_bytes(&no_ts), ==, 2 * 1538);
+    g_assert_cmpuint(wire_ip_len(&no_ts), ==, 40 + 2920);
     Skb one = { .len = 9000 };
     g_assert_cmpuint(wire_frames(&one), ==, 1);
     g_assert_cmpuint(wire_last_payload(&one), ==, 9000);
