@@ -114,8 +114,8 @@ void tcp_cong_avoid_ai(TcpSock *tp, uint32_t w, uint32_t acked)
 /* <= 3.13 slow start (tcp_abc = 0): each ACK adds a cwnd's worth of credit to snd_cwnd_cnt and
  * cwnd grows by one per cwnd of credit - one segment per ACK - with no cap at ssthresh; and it
  * runs while cwnd <= ssthresh, so the first ACK after a recovery (cwnd = ssthresh) still grows
- * cwnd. (The cap came with 9f9843a751d0 in 3.18, the strict cwnd < ssthresh test with
- * tcp_in_slow_start() in 4.3.) */
+ * cwnd. (Counting segments, capped at ssthresh + 1, came with 9f9843a751d0 in 3.14; the strict
+ * cwnd < ssthresh test with tcp_in_slow_start() in 4.3.) */
 static void tcp_slow_start_per_ack(TcpSock *tp)
 {
     uint32_t cwnd = tp->snd_cwnd, delta = 0;
