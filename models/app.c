@@ -12,8 +12,10 @@
 
 #include <glib.h>
 
+#include "sim/evkind.h"
+
 typedef enum { APP_STREAM_SEND, APP_STREAM_RECV, APP_RR_CLIENT, APP_RR_SERVER } AppRole;
-typedef enum { PH_USER, PH_CALL } AppPhase;
+typedef enum { PH_USER, PH_CALL, PH_PAUSE } AppPhase;
 
 typedef struct AppThread {
     Task task;
@@ -24,6 +26,8 @@ typedef struct AppThread {
     TcpCall call;
     uint64_t recv_size; /* stream reader: bytes asked per recv() (netserver's lsr_size) */
     bool sending;       /* rr: in the send half of the transaction */
+    sim_time_t pause_ns; /* sleep after each call that completes a unit (read_pause, think_time) */
+    SimEvent pause_ev;   /* the end of that sleep (an hrtimer: nanosleep) */
 } AppThread;
 
 struct App {
@@ -91,8 +95,25 @@ static void call_done(AppThread *th)
     }
 }
 
+/* Does the thread sleep after the call that just finished? The stream reader after every read,
+ * the rr client once a response is complete (its next call is a request again). */
+static bool pause_due(const AppThread *th)
+{
+    if (!th->pause_ns)
+        return false;
+    return th->role == APP_STREAM_RECV || (th->role == APP_RR_CLIENT && th->sending);
+}
+
+static void pause_end(Sim *sim, void *ctx)
+{
+    (void)sim;
+    AppThread *th = ctx;
+    task_wake(&th->task, NULL); /* hrtimer_wakeup: the timer interrupt's cost is not charged */
+}
+
 /* One step: continue the call in progress; when it finishes, return to user space (where the
- * thread may be switched out) and enter the next system call, which charges COST_SYSCALL. */
+ * thread may be switched out), sleep if the workload pauses there, and enter the next system
+ * call, which charges COST_SYSCALL. */
 static void thread_step(Task *t)
 {
     AppThread *th = t->ctx;
@@ -103,6 +124,13 @@ static void thread_step(Task *t)
         th->phase = PH_USER;
         if (task_return_to_user(t))
             return;
+    }
+    if (th->phase == PH_USER && pause_due(th)) {
+        th->phase = PH_PAUSE; /* nanosleep: a system call that blocks until the timer */
+        cpu_charge_cost(t->cpu, COST_SYSCALL);
+        sim_schedule_at(t->host->sim, &th->pause_ev, cpu_acted_at(t->cpu) + th->pause_ns);
+        task_sleep(t);
+        return;
     }
     begin_call(th);
     cpu_charge_cost(t->cpu, COST_SYSCALL);
@@ -116,7 +144,11 @@ static void thread_init(AppThread *th, App *a, AppRole role, Host *h, TcpSock *t
     th->tp = tp;
     th->sending = role == APP_RR_CLIENT;
     th->recv_size = tcp_sk(tp)->rcvbuf; /* getsockopt(SO_RCVBUF) at set-up: lsr_size */
+    th->pause_ns = role == APP_STREAM_RECV ? a->wc->read_pause_ns
+                 : role == APP_RR_CLIENT   ? a->wc->think_time_ns
+                                           : 0;
     task_init(&th->task, h, name, thread_step, th, cpus);
+    sim_event_init(&th->pause_ev, pause_end, th, EVK_APP, (uint32_t)h->id << 16 | role);
     th->phase = PH_USER;
 }
 
@@ -137,6 +169,10 @@ void app_free(App *a)
 {
     if (!a)
         return;
+    AppThread *ths[2] = { &a->client, &a->server };
+    for (int i = 0; i < 2; i++)
+        if (sim_event_pending(&ths[i]->pause_ev))
+            sim_cancel(ths[i]->task.host->sim, &ths[i]->pause_ev);
     task_fini(&a->client.task);
     task_fini(&a->server.task);
     g_free(a);

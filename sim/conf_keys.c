@@ -393,6 +393,15 @@ static const ConfKey table[] = {
          "seed: super_netperf forks its netperf processes one after another, so real flows start "
          "a fork+exec (~1 ms) apart, and different seeds then give different interleavings. 0 = "
          "all flows open together. start + start_jitter must be before the end of the run."),
+    WORK("read_pause", CONF_T_DURATION, read_pause_ns, "0", "0", "10s",
+         "Stream: the reader sleeps this long after each recv() (a slow application, as "
+         "netserver with a sleep in its loop): its receive queue fills, the offered window "
+         "shrinks and may close, and the sender probes it. 0 = read again at once. The timer "
+         "interrupt that ends the sleep is not charged."),
+    WORK("think_time", CONF_T_DURATION, think_time_ns, "0", "0", "10s",
+         "rr: the client sleeps this long after each response before it sends the next request "
+         "(an interactive client); past an RTO of idle time the sender's cwnd restarts "
+         "(tcp.slow_start_after_idle). 0 = back to back, as netperf TCP_RR."),
 };
 
 static const char *const top_sections[] = {"stack", "hosts", "links", "workloads", "variants",

@@ -190,6 +190,8 @@ typedef struct WorkloadConf {
     CpuList to_cpus;         /* workloads.W.to_cpus */
     sim_time_t start_ns;     /* workloads.W.start */
     sim_time_t start_jitter_ns; /* workloads.W.start_jitter: each flow opens U[0, jitter) later */
+    sim_time_t read_pause_ns;   /* workloads.W.read_pause: stream reader's sleep between reads */
+    sim_time_t think_time_ns;   /* workloads.W.think_time: rr client's sleep between transactions */
 } WorkloadConf;
 
 /* ---- the whole run --------------------------------------------------------------------------- */

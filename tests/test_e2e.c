@@ -309,6 +309,58 @@ static void test_line_rate_without_timestamps(void)
     g_assert_cmpfloat(fabs(f->goodput_bps - expect) / expect, <, 0.005);
 }
 
+/* A slow reader (workloads.W.read_pause 1 ms): netserver reads its recv size, 128 KiB (the
+ * initial rcvbuf), sleeps 1 ms, reads again. Its copy (131072 B at 80 ns/KiB = 10.24 us) and two
+ * system calls (0.2 us) come on top of the sleep, so it drains 131072 B per ~1.0104 ms:
+ * 1.0377 Gbit/s, whatever the 10 Gbit/s link could carry. */
+static void test_read_pause(void)
+{
+    g_autofree char *base = g_strdup_printf(two_hosts_10g, 1u);
+    g_autoptr(GString) yaml = g_string_new(base);
+    g_string_replace(yaml, "to_cpus: [0]}", "to_cpus: [0], read_pause: 1ms}", 1);
+    g_autoptr(RunResult) r = run_text(yaml->str, NULL);
+    const FlowResult *f = g_ptr_array_index(r->flows, 0);
+    double expect = 131072.0 * 8 / (1e-3 + 131072.0 / 1024 * 80e-9 + 2 * 100e-9);
+    g_test_message("goodput %.4f Gbit/s, expected %.4f", f->goodput_bps / 1e9, expect / 1e9);
+    g_assert_cmpfloat(fabs(f->goodput_bps - expect) / expect, <, 0.01);
+}
+
+/* An interactive client (workloads.W.think_time 20 ms) fetching 256 KiB responses over a 200 us
+ * RTT with rto_min 5 ms: each transaction is 20 ms of think time plus the response. The
+ * server's connection idles ~20 ms > RTO between responses, so with slow start after idle
+ * (RFC 2861, the default) each response starts again from the initial window (10, 20, 40, 80
+ * segments: 4+ round trips for 181 segments); without it the whole cwnd is there at once. So
+ * both stay under 1 / 20 ms = 50 transactions/s, and the restart costs a few per cent. */
+static const char *rr_think =
+    "name: e2e\n"
+    "duration: 2s\n"
+    "warmup: 200ms\n"
+    "hosts:\n"
+    "  a: {cpus: 2, tcp: {rto_min: 5ms}}\n"
+    "  b: {cpus: 2, nic: {irq_cpu: 1}, tcp: {rto_min: 5ms, slow_start_after_idle: %s}}\n"
+    "links:\n"
+    "  wire: {a: a, b: b, rate: 10Gbit, delay: 100us}\n"
+    "workloads:\n"
+    "  rr: {type: rr, from: a, to: b, to_cpus: [0], request_size: 100, response_size: 256KiB,\n"
+    "       think_time: 20ms}\n";
+
+static double think_tps(bool ssai)
+{
+    g_autofree char *yaml = g_strdup_printf(rr_think, ssai ? "true" : "false");
+    g_autoptr(RunResult) r = run_text(yaml, NULL);
+    const FlowResult *f = g_ptr_array_index(r->flows, 0);
+    return f->transactions_per_s;
+}
+
+static void test_think_time_restarts_cwnd(void)
+{
+    double with = think_tps(true), without = think_tps(false);
+    g_test_message("transactions/s: %.2f with slow start after idle, %.2f without", with, without);
+    g_assert_cmpfloat(without, <, 50.0);
+    g_assert_cmpfloat(without, >, 45.0);
+    g_assert_cmpfloat(with, <, without * 0.98);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -317,6 +369,8 @@ int main(int argc, char **argv)
     g_test_add_func("/e2e/four-flows-fair", test_four_flows_fair);
     g_test_add_func("/e2e/cpu-profile-adds-up", test_cpu_profile_adds_up);
     g_test_add_func("/e2e/software-gso", test_software_gso);
+    g_test_add_func("/e2e/read-pause", test_read_pause);
+    g_test_add_func("/e2e/think-time-restarts-cwnd", test_think_time_restarts_cwnd);
     g_test_add_func("/e2e/same-seed-same-run", test_same_seed_same_run);
     g_test_add_func("/e2e/handshake-rtt-sample", test_handshake_rtt_sample);
     g_test_add_func("/e2e/rr-period-includes-serial-path", test_rr_period_includes_serial_path);
