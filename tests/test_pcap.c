@@ -306,6 +306,21 @@ static void test_open_error(void)
     g_error_free(error);
 }
 
+/* Over a 10 Gbit/s, 10 us link: a 64 KB data skb from a at t = 0, b's ACK at 1 ms; the
+ * captures on a's NIC (wtx) and, unless NULL, b's (wrx); the fixture is freed. */
+static void tap_exchange(NetFix *f, PcapWriter *wtx, PcapWriter *wrx)
+{
+    fix_link(f, 10000000000ull, 10 * SIM_US, 1000, 0.0);
+    netdev_set_pcap(f->nic[0], wtx);
+    if (wrx)
+        netdev_set_pcap(f->nic[1], wrx);
+    ip_output(&f->host[0], fix_data(f, 0, 1, 0, 65160, 1448, true), NULL);
+    sim_run_until(f->sim, SIM_MS);
+    ip_output(&f->host[1], fix_ack(f, 1, 0, 65160), NULL);
+    sim_run_until(f->sim, SIM_S);
+    fix_free(f);
+}
+
 /* The device taps: the sender's NIC records the 64 KB TSO skb once, at t = 0 when the qdisc
  * hands it to the driver; the receiver's NIC records what NAPI hands to ip_rcv: with a 20 us
  * interrupt delay, 3 GRO skbs of 17, 17 and 11 segments at 31231, 52158 and 73085 (test_gro.c),
@@ -322,14 +337,7 @@ static void test_device_tap(void)
     NetFix f;
     fix_init(&f, 1);
     f.conf[1].nic.irq_coalesce_ns = 20 * SIM_US;
-    fix_link(&f, 10000000000ull, 10 * SIM_US, 1000, 0.0);
-    netdev_set_pcap(f.nic[0], wtx);
-    netdev_set_pcap(f.nic[1], wrx);
-    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
-    sim_run_until(f.sim, SIM_MS);
-    ip_output(&f.host[1], fix_ack(&f, 1, 0, 65160), NULL);
-    sim_run_until(f.sim, SIM_S);
-    fix_free(&f);
+    tap_exchange(&f, wtx, wrx);
     g_assert_true(pcap_writer_close(wtx, &error));
     g_assert_true(pcap_writer_close(wrx, &error));
     g_assert_no_error(error);
@@ -368,13 +376,7 @@ static void test_device_tap_sw_gso(void)
     NetFix f;
     fix_init(&f, 1);
     f.conf[0].nic.tso = false;
-    fix_link(&f, 10000000000ull, 10 * SIM_US, 1000, 0.0);
-    netdev_set_pcap(f.nic[0], wtx);
-    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
-    sim_run_until(f.sim, SIM_MS);
-    ip_output(&f.host[1], fix_ack(&f, 1, 0, 65160), NULL);
-    sim_run_until(f.sim, SIM_S);
-    fix_free(&f);
+    tap_exchange(&f, wtx, NULL);
     g_assert_true(pcap_writer_close(wtx, &error));
     g_assert_no_error(error);
     GArray *tx = read_all(ptx);

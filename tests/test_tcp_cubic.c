@@ -174,6 +174,26 @@ static void test_cwnd_count_slow_start(void)
     }
 }
 
+/* Reno at cwnd 50 with the given ssthresh, cwnd-limited, counting segments or (acks) ACKs: n
+ * ACKs of 2 segments; the resulting cwnd and credit (snd_cwnd_cnt). */
+static void reno_acks(bool acks, uint32_t ssthresh, int n, uint32_t *cwnd, uint32_t *cnt)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.cc = CC_RENO;
+    tb->conf[0].tcp.cwnd_count = acks ? TCP_CWND_COUNT_ACKS : TCP_CWND_COUNT_SEGMENTS;
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 50;
+    tp->snd_ssthresh = ssthresh;
+    tp->snd_cwnd_cnt = 0;
+    tp->is_cwnd_limited = true;
+    for (int i = 0; i < n; i++)
+        tp->ca_ops->cong_avoid(tp, 0, 2);
+    *cwnd = tp->snd_cwnd;
+    *cnt = tp->snd_cwnd_cnt;
+    th_free(tb);
+}
+
 /* Reno congestion avoidance at cwnd 50 (ssthresh 49), 51 ACKs of 2 segments. Segments: the 25th
  * ACK brings 50 credits (cwnd 51), the next 26 bring 52 >= 51 (cwnd 52, 1 left). ACKs (3.3
  * tcp_cong_avoid_ai): one credit per ACK, the 51st ACK finds 50 credits and adds one segment,
@@ -181,20 +201,10 @@ static void test_cwnd_count_slow_start(void)
 static void test_cwnd_count_reno_avoidance(void)
 {
     for (int acks = 0; acks < 2; acks++) {
-        TcpBench *tb = th_new();
-        tb->conf[0].tcp.cc = CC_RENO;
-        tb->conf[0].tcp.cwnd_count = acks ? TCP_CWND_COUNT_ACKS : TCP_CWND_COUNT_SEGMENTS;
-        th_connect(tb, 1500);
-        TcpSock *tp = tb->a;
-        tp->snd_cwnd = 50;
-        tp->snd_ssthresh = 49;
-        tp->snd_cwnd_cnt = 0;
-        tp->is_cwnd_limited = true;
-        for (int i = 0; i < 51; i++)
-            tp->ca_ops->cong_avoid(tp, 0, 2);
-        g_assert_cmpuint(tp->snd_cwnd, ==, acks ? 51u : 52u);
-        g_assert_cmpuint(tp->snd_cwnd_cnt, ==, acks ? 0u : 1u);
-        th_free(tb);
+        uint32_t cwnd, cnt;
+        reno_acks(acks, 49, 51, &cwnd, &cnt);
+        g_assert_cmpuint(cwnd, ==, acks ? 51u : 52u);
+        g_assert_cmpuint(cnt, ==, acks ? 0u : 1u);
     }
 }
 
@@ -206,20 +216,10 @@ static void test_cwnd_count_reno_avoidance(void)
 static void test_cwnd_count_slow_start_at_ssthresh(void)
 {
     for (int acks = 0; acks < 2; acks++) {
-        TcpBench *tb = th_new();
-        tb->conf[0].tcp.cc = CC_RENO;
-        tb->conf[0].tcp.cwnd_count = acks ? TCP_CWND_COUNT_ACKS : TCP_CWND_COUNT_SEGMENTS;
-        th_connect(tb, 1500);
-        TcpSock *tp = tb->a;
-        tp->snd_cwnd = 50;
-        tp->snd_ssthresh = 50;
-        tp->snd_cwnd_cnt = 0;
-        tp->is_cwnd_limited = true;
-        for (int i = 0; i < 2; i++)
-            tp->ca_ops->cong_avoid(tp, 0, 2);
-        g_assert_cmpuint(tp->snd_cwnd, ==, acks ? 51u : 50u);
-        g_assert_cmpuint(tp->snd_cwnd_cnt, ==, acks ? 1u : 4u);
-        th_free(tb);
+        uint32_t cwnd, cnt;
+        reno_acks(acks, 50, 2, &cwnd, &cnt);
+        g_assert_cmpuint(cwnd, ==, acks ? 51u : 50u);
+        g_assert_cmpuint(cnt, ==, acks ? 1u : 4u);
     }
 }
 
