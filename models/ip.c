@@ -45,7 +45,8 @@ int ip_output(Host *h, Skb *skb, Cpu *cpu)
      * its frames leave after the work (the kernel cuts at dequeue: a skb the full qdisc drops
      * would not pay it, a case this ignores) */
     if (netdev_sw_gso(dev, skb))
-        cpu_charge_op(cpu, COST_GSO_SEGMENT, (sim_time_t)skb->gso_segs * host_cost(h, COST_GSO_SEGMENT));
+        cpu_charge_op(cpu, COST_GSO_SEGMENT,
+                      (sim_time_t)skb->gso_segs * host_cost(h, COST_GSO_SEGMENT));
     return nic_xmit(dev, skb, cpu);
 }
 

@@ -71,7 +71,8 @@ static uint32_t head_frames_done(const LinkDir *d, sim_time_t now)
     const Skb *h = d->fifo.head;
     uint32_t n = wire_frames(h);
     sim_time_t ft = frame_time(d, h, wire_frame_payload(h));
-    sim_time_t end = d->head_start + (sim_time_t)(n - 1) * ft + frame_time(d, h, wire_last_payload(h));
+    sim_time_t end =
+        d->head_start + (sim_time_t)(n - 1) * ft + frame_time(d, h, wire_last_payload(h));
     if (now >= end)
         return n;
     uint64_t done = (uint64_t)(now - d->head_start) / (uint64_t)ft;

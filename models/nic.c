@@ -3,12 +3,12 @@
  * Transmit (dev_queue_xmit -> qdisc -> ndo_start_xmit): an skb joins the qdisc, a pfifo of
  * hosts.H.nic.qdisc_limit skbs (txqueuelen); a full qdisc drops it (qdisc_drops; the skb is
  * freed and its socket uncharged, as kfree_skb runs tcp_wfree) and says so to the caller
- * (NET_XMIT_DROP, which TCP turns into CWR while keeping its own copy unsent). qdisc_run moves skbs to the TX
- * ring while descriptors are free - one descriptor per skb, a TSO skb included: real drivers use
- * one per page frag plus a context descriptor and stop the queue early, but the ring's role here
- * is only to bound how many skbs sit below the qdisc - and the driver hands each to the link,
- * which cuts and serialises its frames (link.c). An empty qdisc with a free descriptor is the
- * kernel's qdisc bypass. The cost of the xmit path (COST_DEV_XMIT) is charged once per skb by
+ * (NET_XMIT_DROP, which TCP turns into CWR while keeping its own copy unsent). qdisc_run moves
+ * skbs to the TX ring while descriptors are free - one descriptor per skb, a TSO skb included:
+ * real drivers use one per page frag plus a context descriptor and stop the queue early, but the
+ * ring's role here is only to bound how many skbs sit below the qdisc - and the driver hands each
+ * to the link, which cuts and serialises its frames (link.c). An empty qdisc with a free
+ * descriptor is the kernel's qdisc bypass. The cost of the xmit path (COST_DEV_XMIT) is charged once per skb by
  * ip_output, whoever later runs the qdisc. hosts.H.nic.tso and nic.gso are for TCP (it builds
  * large skbs with either); the link cuts whatever skb it gets at gso_size, as the NIC's TSO or
  * software GSO would. Without TSO the segmentation is software's: ip_output charges
