@@ -27,8 +27,15 @@ typedef struct AppThread {
     uint64_t recv_size; /* stream reader: bytes asked per recv() (netserver's lsr_size) */
     bool sending;       /* rr: in the send half of the transaction */
     sim_time_t pause_ns; /* sleep after each call that completes a unit (read_pause, think_time) */
+    bool pause_pending;  /* the call just finished completed one: sleep before the next */
     SimEvent pause_ev;   /* the end of that sleep (an hrtimer: nanosleep) */
 } AppThread;
+
+/* nanosleep's hrtimer gets the task's timer slack: init_task's timer_slack_ns, 50 us, which every
+ * normal task inherits (prctl PR_SET_TIMERSLACK changes it; RT tasks have none). The hard expiry,
+ * which programs the clock event, is the requested time plus the slack, so on a CPU with no
+ * earlier interrupt the sleeper wakes that much late. */
+#define APP_TIMER_SLACK_NS (50 * SIM_US)
 
 struct App {
     const WorkloadConf *wc;
@@ -95,8 +102,8 @@ static void call_done(AppThread *th)
     }
 }
 
-/* Does the thread sleep after the call that just finished? The stream reader after every read,
- * the rr client once a response is complete (its next call is a request again). */
+/* Does the thread sleep after the call that just finished (call_done has run)? The stream reader
+ * after every read, the rr client once a response is complete (its next call is a request). */
 static bool pause_due(const AppThread *th)
 {
     if (!th->pause_ns)
@@ -121,14 +128,17 @@ static void thread_step(Task *t)
         if (!run_call(th))
             return;
         call_done(th);
+        th->pause_pending = pause_due(th);
         th->phase = PH_USER;
         if (task_return_to_user(t))
             return;
     }
-    if (th->phase == PH_USER && pause_due(th)) {
+    if (th->pause_pending) {
+        th->pause_pending = false;
         th->phase = PH_PAUSE; /* nanosleep: a system call that blocks until the timer */
         cpu_charge_cost(t->cpu, COST_SYSCALL);
-        sim_schedule_at(t->host->sim, &th->pause_ev, cpu_acted_at(t->cpu) + th->pause_ns);
+        sim_schedule_at(t->host->sim, &th->pause_ev,
+                        cpu_acted_at(t->cpu) + th->pause_ns + APP_TIMER_SLACK_NS);
         task_sleep(t);
         return;
     }

@@ -395,13 +395,15 @@ static const ConfKey table[] = {
          "all flows open together. start + start_jitter must be before the end of the run."),
     WORK("read_pause", CONF_T_DURATION, read_pause_ns, "0", "0", "10s",
          "Stream: the reader sleeps this long after each recv() (a slow application, as "
-         "netserver with a sleep in its loop): its receive queue fills, the offered window "
-         "shrinks and may close, and the sender probes it. 0 = read again at once. The timer "
-         "interrupt that ends the sleep is not charged."),
+         "netserver with a sleep in its loop): its receive queue fills and the offered window "
+         "shrinks. The sleep is a nanosleep: it ends 50 us late, the timer slack every normal "
+         "task has (timer_slack_ns), and the timer interrupt is not charged. 0 = read again at "
+         "once."),
     WORK("think_time", CONF_T_DURATION, think_time_ns, "0", "0", "10s",
          "rr: the client sleeps this long after each response before it sends the next request "
-         "(an interactive client); past an RTO of idle time the sender's cwnd restarts "
-         "(tcp.slow_start_after_idle). 0 = back to back, as netperf TCP_RR."),
+         "(an interactive client; a nanosleep, 50 us of timer slack added, as read_pause); past "
+         "an RTO of idle time the sender's cwnd restarts (tcp.slow_start_after_idle). 0 = back "
+         "to back, as netperf TCP_RR."),
 };
 
 static const char *const top_sections[] = {"stack", "hosts", "links", "workloads", "variants",

@@ -310,9 +310,9 @@ static void test_line_rate_without_timestamps(void)
 }
 
 /* A slow reader (workloads.W.read_pause 1 ms): netserver reads its recv size, 128 KiB (the
- * initial rcvbuf), sleeps 1 ms, reads again. Its copy (131072 B at 80 ns/KiB = 10.24 us) and two
- * system calls (0.2 us) come on top of the sleep, so it drains 131072 B per ~1.0104 ms:
- * 1.0377 Gbit/s, whatever the 10 Gbit/s link could carry. */
+ * initial rcvbuf), sleeps 1 ms plus the 50 us timer slack, reads again. Its copy (131072 B at
+ * 80 ns/KiB = 10.24 us) and two system calls (0.2 us) come on top, so it drains 131072 B per
+ * ~1.0604 ms: 0.9888 Gbit/s, whatever the 10 Gbit/s link could carry. */
 static void test_read_pause(void)
 {
     g_autofree char *base = g_strdup_printf(two_hosts_10g, 1u);
@@ -320,7 +320,7 @@ static void test_read_pause(void)
     g_string_replace(yaml, "to_cpus: [0]}", "to_cpus: [0], read_pause: 1ms}", 1);
     g_autoptr(RunResult) r = run_text(yaml->str, NULL);
     const FlowResult *f = g_ptr_array_index(r->flows, 0);
-    double expect = 131072.0 * 8 / (1e-3 + 131072.0 / 1024 * 80e-9 + 2 * 100e-9);
+    double expect = 131072.0 * 8 / (1e-3 + 50e-6 + 131072.0 / 1024 * 80e-9 + 2 * 100e-9);
     g_test_message("goodput %.4f Gbit/s, expected %.4f", f->goodput_bps / 1e9, expect / 1e9);
     g_assert_cmpfloat(fabs(f->goodput_bps - expect) / expect, <, 0.01);
 }
@@ -330,7 +330,8 @@ static void test_read_pause(void)
  * server's connection idles ~20 ms > RTO between responses, so with slow start after idle
  * (RFC 2861, the default) each response starts again from the initial window (10, 20, 40, 80
  * segments: 4+ round trips for 181 segments); without it the whole cwnd is there at once. So
- * both stay under 1 / 20 ms = 50 transactions/s, and the restart costs a few per cent. */
+ * both stay under 1 / 20.05 ms = 49.9 transactions/s (think time and timer slack), and the
+ * restart costs a few per cent. */
 static const char *rr_think =
     "name: e2e\n"
     "duration: 2s\n"
@@ -352,6 +353,19 @@ static double think_tps(bool ssai)
     return f->transactions_per_s;
 }
 
+/* The client thinks after each response, not before its first request: with a think time
+ * longer than the run, exactly one transaction completes. */
+static void test_think_time_after_the_response(void)
+{
+    g_autofree char *yaml = g_strdup_printf(rr_think, "true");
+    g_autoptr(GString) y = g_string_new(yaml);
+    g_string_replace(y, "warmup: 200ms", "warmup: 0ms", 1);
+    g_string_replace(y, "think_time: 20ms", "think_time: 10s", 1);
+    g_autoptr(RunResult) r = run_text(y->str, NULL);
+    const FlowResult *f = g_ptr_array_index(r->flows, 0);
+    g_assert_cmpuint(f->transactions, ==, 1);
+}
+
 static void test_think_time_restarts_cwnd(void)
 {
     double with = think_tps(true), without = think_tps(false);
@@ -371,6 +385,7 @@ int main(int argc, char **argv)
     g_test_add_func("/e2e/software-gso", test_software_gso);
     g_test_add_func("/e2e/read-pause", test_read_pause);
     g_test_add_func("/e2e/think-time-restarts-cwnd", test_think_time_restarts_cwnd);
+    g_test_add_func("/e2e/think-time-after-the-response", test_think_time_after_the_response);
     g_test_add_func("/e2e/same-seed-same-run", test_same_seed_same_run);
     g_test_add_func("/e2e/handshake-rtt-sample", test_handshake_rtt_sample);
     g_test_add_func("/e2e/rr-period-includes-serial-path", test_rr_period_includes_serial_path);
