@@ -141,8 +141,7 @@ static bool can_merge(const Gro *g, const Skb *agg, const Skb *frame)
         return false;
     if (g->p.max_frags && agg->gso_segs >= g->p.max_frags)
         return false;
-    return (uint64_t)WIRE_IP_HDR + WIRE_TCP_HDR + wire_ts_opt(agg) + agg->len + frame->len <
-           g->p.max_size;
+    return (uint64_t)wire_tcpip_hdr(agg) + agg->len + frame->len < g->p.max_size;
 }
 
 static void merge(Gro *g, Skb *agg, Skb *frame)

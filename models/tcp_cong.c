@@ -157,11 +157,17 @@ bool tcp_is_cwnd_limited(const TcpSock *tp)
 
 /* ---- cwnd validation (RFC 2861, hosts.H.tcp.slow_start_after_idle) ---- */
 
+/* tcp_init_cwnd: the initial window (no route initcwnd metric), within the clamp. */
+static uint32_t tcp_init_cwnd(const TcpSock *tp)
+{
+    return TCP_INIT_CWND < tp->snd_cwnd_clamp ? TCP_INIT_CWND : tp->snd_cwnd_clamp;
+}
+
 /* tcp_cwnd_restart: after `idle` jiffies with nothing in flight, one halving per RTO of idle
  * time beyond the first, never below the initial window (nor raising a smaller cwnd to it). */
 static void tcp_cwnd_restart(TcpSock *tp, int64_t idle)
 {
-    uint32_t restart = TCP_INIT_CWND < tp->snd_cwnd_clamp ? TCP_INIT_CWND : tp->snd_cwnd_clamp;
+    uint32_t restart = tcp_init_cwnd(tp);
     uint32_t cwnd = tp->snd_cwnd;
     tcp_ca_event(tp, CA_EVENT_CWND_RESTART);
     tp->snd_ssthresh = tcp_current_ssthresh(tp);
@@ -192,7 +198,8 @@ void tcp_slow_start_after_idle_check(TcpSock *tp)
 static void tcp_cwnd_application_limited(TcpSock *tp)
 {
     if (tp->ca_state == TCP_CA_Open && !tp->sock_nospace) {
-        uint32_t used = tp->snd_cwnd_used > TCP_INIT_CWND ? tp->snd_cwnd_used : TCP_INIT_CWND;
+        uint32_t init = tcp_init_cwnd(tp);
+        uint32_t used = tp->snd_cwnd_used > init ? tp->snd_cwnd_used : init;
         if (used < tp->snd_cwnd) {
             tp->snd_ssthresh = tcp_current_ssthresh(tp);
             tp->snd_cwnd = (tp->snd_cwnd + used) >> 1;

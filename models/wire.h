@@ -57,11 +57,17 @@ static inline uint32_t wire_tcp_hdr_len(const Skb *skb)
     return WIRE_TCP_HDR + wire_ts_opt(skb) + (n ? 4u + 8u * n : 0u);
 }
 
+/* IP + TCP + timestamp option of skb's segments, SACK blocks aside: 52, or 40 without. */
+static inline uint32_t wire_tcpip_hdr(const Skb *skb)
+{
+    return WIRE_IP_HDR + WIRE_TCP_HDR + wire_ts_opt(skb);
+}
+
 /* Bytes a frame of skb occupies on the wire beyond its payload: WIRE_FRAME_OVERHEAD, 12 fewer
  * without timestamps. */
 static inline uint32_t wire_frame_overhead(const Skb *skb)
 {
-    return WIRE_FRAME_OVERHEAD - WIRE_TCP_TS_OPT + wire_ts_opt(skb);
+    return WIRE_FRAME_OVERHEAD - WIRE_TCPIP_HDR + wire_tcpip_hdr(skb);
 }
 
 /* IP packet length of the skb as one packet (a TSO skb before segmentation, a GRO skb after
