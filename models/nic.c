@@ -7,7 +7,11 @@
  * skbs to the TX ring while descriptors are free - one descriptor per skb, a TSO skb included:
  * real drivers use one per page frag plus a context descriptor and stop the queue early, but the
  * ring's role here is only to bound how many skbs sit below the qdisc - and the driver hands each
- * to the link, which cuts and serialises its frames (link.c). An empty qdisc with a free
+ * to the link, which cuts and serialises its frames (link.c). With byte queue limits
+ * (hosts.H.nic.bql, 3.3+) the driver also stops the queue once the bytes handed to the ring
+ * and not yet completed pass the limit dql.c learns (netdev_tx_sent_queue: the skb that
+ * crosses it still goes), and each poll's TX cleaning reports its bytes and wakes the queue
+ * when the new limit leaves room (netdev_tx_completed_queue). An empty qdisc with a free
  * descriptor is the kernel's qdisc bypass. The cost of the xmit path (COST_DEV_XMIT) is charged once per skb by
  * ip_output, whoever later runs the qdisc. hosts.H.nic.tso and nic.gso are for TCP (it builds
  * large skbs with either); the link cuts whatever skb it gets at gso_size, as the NIC's TSO or
@@ -53,6 +57,7 @@
 
 #include "models/observe.h"
 #include "models/truesize.h"
+#include "models/wire.h"
 
 #include "sim/evkind.h"
 
@@ -99,14 +104,36 @@ uint32_t nic_rss_queue(uint16_t src_host, uint16_t sport, uint16_t dst_host, uin
 
 /* ---- transmit ---- */
 
+/* Bytes BQL counts for an skb (netdev_tx_sent_queue(txq, skb->len)): the Ethernet, IP and TCP
+ * headers once - a TSO skb is one skb to the driver - plus its payload. */
+static uint32_t nic_bql_bytes(const Skb *skb)
+{
+    return WIRE_ETH_HDR + wire_tcpip_hdr(skb) + skb->len;
+}
+
+/* netdev_tx_sent_queue: count the skb; stop the queue once the ring is over its limit. */
+static void nic_bql_sent(Nic *n, Skb *skb)
+{
+    if (!n->conf->bql)
+        return;
+    skb->bql_bytes = nic_bql_bytes(skb);
+    dql_queued(&n->dql, skb->bql_bytes);
+    if (dql_avail(&n->dql) < 0) {
+        n->bql_xoff = true;
+        SIM_LOG(n->dev.host, LOG_NIC, NULL, "bql_xoff", "dev=eth%u limit=%u inflight=%u",
+                n->dev.index, dql_limit(&n->dql), dql_inflight(&n->dql));
+    }
+}
+
 static void nic_qdisc_run(Nic *n)
 {
     if (n->qdisc_running)
         return;
     n->qdisc_running = true;
-    while (!skb_queue_empty(&n->qdisc) && n->ring_used < n->conf->tx_ring) {
+    while (!skb_queue_empty(&n->qdisc) && n->ring_used < n->conf->tx_ring && !n->bql_xoff) {
         Skb *skb = skb_dequeue(&n->qdisc);
         n->ring_used++;
+        nic_bql_sent(n, skb);
         n->dev.stats.tx_skbs++;
         if (netdev_sw_gso(&n->dev, skb))
             netdev_tap_segments(&n->dev, skb);
@@ -156,11 +183,28 @@ void nic_tx_done(NetDev *dev, Skb *skb)
     nic_irq(&n->q[0]);
 }
 
+/* netdev_tx_completed_queue at the end of a poll's TX cleaning: report the batch's bytes to
+ * BQL, and wake the queue if the new limit leaves room. */
+static void nic_bql_completed(NicQueue *q)
+{
+    Nic *n = q->nic;
+    if (!q->tx_clean_bytes)
+        return;
+    dql_completed(&n->dql, q->tx_clean_bytes, sim_now(n->dev.host->sim));
+    q->tx_clean_bytes = 0;
+    if (n->bql_xoff && dql_avail(&n->dql) >= 0) {
+        n->bql_xoff = false;
+        nic_qdisc_run(n);
+    }
+}
+
 static void nic_tx_clean(Nic *n, Skb *skb, Cpu *cpu)
 {
     cpu_charge_cost(cpu, COST_TX_COMPLETION);
     g_assert(n->ring_used > 0);
     n->ring_used--;
+    if (n->conf->bql)
+        n->q[0].tx_clean_bytes += skb->bql_bytes;
     netdev_skb_orphan(skb, cpu);
     skb_free(n->dev.host->pool, skb);
     nic_qdisc_run(n);
@@ -218,10 +262,13 @@ static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
     Skb *skb = q->index == 0 ? skb_dequeue(&n->tx_done) : NULL;
     if (skb) {
         nic_tx_clean(n, skb, cpu);
-        if (++q->tx_cleaned >= NIC_TX_WORK_LIMIT)
+        if (++q->tx_cleaned >= NIC_TX_WORK_LIMIT) {
+            nic_bql_completed(q);
             w->work = n->dev.host->conf->tcp.napi_weight; /* not done: repoll */
+        }
         return true;
     }
+    nic_bql_completed(q); /* the TX cleaning of this poll is over */
     skb = nic_rx_take(q);
     if (!skb)
         return nic_napi_complete(q, cpu);
@@ -283,6 +330,7 @@ NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index)
     skb_queue_init(&n->qdisc);
     skb_queue_init(&n->tx_done);
     n->rx_frame_truesize = truesize_rx_frame(conf->mtu);
+    dql_init(&n->dql, SIM_S, sim_now(h->sim)); /* netdev_queue_init: slack hold time HZ = 1 s */
     n->nq = conf->rx_queues;
     n->q = g_new0(NicQueue, n->nq);
     for (uint32_t i = 0; i < n->nq; i++)

@@ -6,6 +6,7 @@
 #ifndef SKSIM_NIC_PRIV_H
 #define SKSIM_NIC_PRIV_H
 
+#include "models/dql.h"
 #include "models/gro.h"
 #include "models/netdev_priv.h"
 
@@ -30,6 +31,7 @@ typedef struct NicQueue {
     SoftirqWork napi;
     bool napi_scheduled;  /* NAPI_STATE_SCHED: the queue's interrupt is masked */
     uint32_t tx_cleaned;  /* TX completions cleaned in the current poll (queue 0) */
+    uint32_t tx_clean_bytes; /* their bytes not yet reported to BQL (queue 0) */
     Gro gro;
 } NicQueue;
 
@@ -41,6 +43,8 @@ struct Nic {
     SkbQueue qdisc;       /* pfifo, conf->qdisc_limit skbs */
     uint32_t ring_used;   /* TX descriptors held, one per skb, until its TX completion */
     bool qdisc_running;   /* __QDISC_STATE_RUNNING: qdisc_run is not re-entered */
+    bool bql_xoff;        /* __QUEUE_STATE_STACK_XOFF: BQL stopped the queue (conf->bql) */
+    Dql dql;              /* the TX ring's byte queue limit (conf->bql) */
     SkbQueue tx_done;     /* skbs whose last frame left, waiting for the TX clean in queue 0 */
     /* receive */
     uint32_t rx_frame_truesize;

@@ -57,6 +57,7 @@ typedef struct Skb {
     /* transmit: the earliest time its first bit may go on a wire - the end of the CPU charge
      * its sending step had run up when it reached the device (act, then charge: cpu.h) */
     sim_time_t ready_ns;
+    uint32_t bql_bytes;   /* transmit: bytes its NIC's byte queue limit counted (dql.h) */
     uint8_t sacked;       /* TCPCB_* sack/retrans/lost marks */
     bool ever_retrans;
     uint32_t pcount_delivered;

@@ -203,6 +203,13 @@ static const ConfKey table[] = {
          "TX descriptors (ethtool -g); a full ring stops the qdisc."),
     HOST("nic", "nic.qdisc_limit", CONF_T_PKTS, nic.qdisc_limit, "1000", "1", "1000000",
          "Root qdisc limit in packets: txqueuelen 1000 (pfifo_fast)."),
+    HOST("nic", "nic.bql", CONF_T_BOOL, nic.bql, "true", NULL, NULL,
+         "Byte queue limits on the TX ring (BQL, 3.3+, for drivers that report completions, as "
+         "ixgbe, mlx4/mlx5 and bnx2x do): the driver stops the queue once the bytes in its ring "
+         "exceed a limit that it learns from TX completions (models/dql.c), so skbs beyond it "
+         "wait in the qdisc and a sender's own frames never overrun the link queue. false = "
+         "kernels before 3.3: the ring takes up to tx_ring skbs, whose frames can overflow "
+         "links.L.queue at the sender."),
     HOST("nic", "nic.gro", CONF_T_BOOL, nic.gro, "true", NULL, NULL,
          "Generic receive offload: NAPI merges a flow's segments up to 64 KiB (ethtool -K gro on)."),
     HOST("nic", "nic.tso", CONF_T_BOOL, nic.tso, "true", NULL, NULL,
