@@ -141,7 +141,11 @@ static void tcp_update_scaling_ratio(TcpSock *tp, const Skb *skb)
 
 /* tcp_measure_rcv_mss (T.A.2). Like the kernel (every era), it clears last_seg_size on each
  * call: only two CONSECUTIVE small segments of equal length lower rcv_mss, not two small ones
- * with full-sized segments between them (e.g. the tail of each large write). */
+ * with full-sized segments between them (e.g. the tail of each large write). Since 6.6
+ * (4720852ed9af "tcp: fix delayed ACKs for MSS boundary condition"; hosts.H.tcp.push_full_mss)
+ * a full-sized skb with PSH, the end of a write of whole segments, sets ICSK_ACK_PUSHED too, so
+ * that tcp_cleanup_rbuf ACKs it once the reader empties the queue (not in ping-pong mode);
+ * before, such a write's last lone segment waited for the delayed-ACK timer. */
 static void tcp_measure_rcv_mss(TcpSock *tp, const Skb *skb)
 {
     uint32_t lss = tp->ack.last_seg_size;
@@ -151,6 +155,8 @@ static void tcp_measure_rcv_mss(TcpSock *tp, const Skb *skb)
         if (len != tp->ack.rcv_mss)
             tcp_update_scaling_ratio(tp, skb);
         tp->ack.rcv_mss = len < tp->advmss ? len : tp->advmss;
+        if (tcp_conf(tp)->push_full_mss && (skb->flags & TCPHDR_PSH))
+            tp->ack.pending |= ICSK_ACK_PUSHED;
         return;
     }
     uint32_t hdr = TCP_HDR_LEN + (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);

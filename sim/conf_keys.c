@@ -242,6 +242,13 @@ static const ConfKey table[] = {
          "delack_max from rto_min\", bbf80d713fe7, 6.7): with rto_min 5ms a delayed ACK waits at "
          "most 4 ms. Applies when tcp.rto_min is not the default 200ms. false = kernels before "
          "6.7, where a delayed ACK could outlast a low rto_min."),
+    HOST("tcp", "tcp.push_full_mss", CONF_T_BOOL, tcp.push_full_mss, "true", NULL, NULL,
+         "A data segment of rcv_mss or more with PSH set marks ICSK_ACK_PUSHED in "
+         "tcp_measure_rcv_mss, so a reader that empties its receive queue while not in "
+         "ping-pong mode ACKs it at once from tcp_cleanup_rbuf (\"tcp: fix delayed ACKs for MSS "
+         "boundary condition\", 4720852ed9af, 6.6, read in 6.6.14): a write of an odd "
+         "number of full segments is ACKed when read, not after the delayed-ACK timer. false = "
+         "kernels before it, where only a segment shorter than rcv_mss set PUSHED."),
     HOST("tcp", "tcp.rcvbuf", CONF_T_SIZE, tcp.rcvbuf, "131072", "4608", "1GiB",
          "Initial sk_rcvbuf = tcp_rmem[1]: 131072 since 4.20 (87380 before)."),
     HOST("tcp", "tcp.sndbuf", CONF_T_SIZE, tcp.sndbuf, "16384", "4608", "1GiB",

@@ -1,8 +1,8 @@
 /* test_tcp_ack.c - the data receiver's ACK policy (notes A.3-A.10): quick-ACK at start, the
  * 40 ms delayed ACK, ACK after two full segments, immediate ACKs for out-of-order data and
  * duplicates (DSACK), the delayed-ACK timer deferred while the socket is owned, the 6.7+
- * one-ACK-per-backlog-drain deferral and a route's quickack attribute. HZ = 1000, MSS 1448,
- * hand-computed expectations. */
+ * one-ACK-per-backlog-drain deferral, a route's quickack attribute and the 6.6 PUSHED mark of a
+ * full-sized PSH segment. HZ = 1000, MSS 1448, hand-computed expectations. */
 #include "tcp_harness.h"
 
 /* a sends len bytes now; its segment(s) reach b at once. */
@@ -95,10 +95,14 @@ static void test_delayed_ack_40ms(void)
 
 /* After the quick ACKs: the first full segment leaves rcv_nxt - rcv_wup = 1448, not more than
  * rcv_mss (1448) -> delayed; the second makes it 2896 > 1448 with the window not shrinking
- * (the reader keeps the buffer empty) -> ACK at once, acknowledging both. */
+ * (the reader keeps the buffer empty) -> ACK at once, acknowledging both. Each write ends with
+ * PSH, so since 6.6 reading the first would ACK it already (test_full_mss_push_acked_on_read);
+ * this runs the rule of the kernels before it, where only the second segment does. */
 static void test_ack_after_two_full_segments(void)
 {
-    TcpBench *tb = bench();
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.push_full_mss = false;
+    th_connect(tb, 1500);
     use_up_quickacks(tb);
     th_run_to(tb, 30 * SIM_MS);
     send_and_deliver(tb, 1448);
@@ -110,6 +114,63 @@ static void test_ack_after_two_full_segments(void)
     g_assert_cmpuint(ack->ack_seq, ==, 1 + 18 * 1448);
     skb_free(tb->host[1].pool, ack);
     g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKs), ==, 0);
+    th_free(tb);
+}
+
+/* hosts.H.tcp.push_full_mss (6.6, 4720852ed9af "tcp: fix delayed ACKs for MSS boundary
+ * condition"): after the quick ACKs, a lone full-sized segment (a one-MSS write, PSH set) sent at
+ * 30 ms leaves rcv_nxt - rcv_wup = 1448, not more than rcv_mss, so __tcp_ack_snd_check delays
+ * it. tcp_measure_rcv_mss now marks ICSK_ACK_PUSHED for it, and the read that empties the
+ * queue, not in ping-pong mode, ACKs it at once from tcp_cleanup_rbuf. Before 6.6 only a
+ * segment shorter than rcv_mss set PUSHED: the ACK waits for the timer, 30 + ato (40) = 70 ms,
+ * and counts in TcpExtDelayedACKs. */
+static void test_full_mss_push_acked_on_read(void)
+{
+    for (int push = 1; push >= 0; push--) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.push_full_mss = push;
+        th_connect(tb, 1500);
+        use_up_quickacks(tb);
+        th_run_to(tb, 30 * SIM_MS);
+        send_and_deliver(tb, 1448);
+        g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+        g_assert_true(tb->b->ack.pending & ICSK_ACK_TIMER);
+        th_read(tb->b);
+        if (push) {
+            g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+            g_assert_cmpuint(tb->out[1].tail->ack_seq, ==, 1 + 17 * 1448);
+        } else {
+            g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+            th_run_to(tb, 70 * SIM_MS - 1);
+            g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+            th_run_to(tb, 70 * SIM_MS);
+            g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+            g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKs), ==, 1);
+        }
+        th_free(tb);
+    }
+}
+
+/* The same lone full segment to a receiver in ping-pong mode (it answered the previous data
+ * within ato: tcp_event_data_sent) is not ACKed by the read: tcp_cleanup_rbuf wants PUSHED and
+ * not ping-pong (or PUSHED2), so the ACK stays on the delayed-ACK timer for the reply to carry. */
+static void test_full_mss_push_pingpong_waits(void)
+{
+    TcpBench *tb = bench();
+    use_up_quickacks(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    send_and_deliver(tb, 100);
+    th_read(tb->b);
+    th_write(tb->b, 1); /* a reply within ato of the data: ping-pong */
+    g_assert_true(inet_csk_in_pingpong_mode(tb->b));
+    while (th_deliver(tb, 1))
+        ;
+    th_run_to(tb, 30 * SIM_MS);
+    send_and_deliver(tb, 1448);
+    g_assert_true(tb->b->ack.pending & ICSK_ACK_PUSHED);
+    th_read(tb->b);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    g_assert_true(tb->b->ack.pending & ICSK_ACK_TIMER);
     th_free(tb);
 }
 
@@ -535,6 +596,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/quickack-at-start", test_quickack_at_start);
     g_test_add_func("/tcp/ack/delayed-40ms", test_delayed_ack_40ms);
     g_test_add_func("/tcp/ack/two-full-segments", test_ack_after_two_full_segments);
+    g_test_add_func("/tcp/ack/full-mss-push-acked-on-read", test_full_mss_push_acked_on_read);
+    g_test_add_func("/tcp/ack/full-mss-push-pingpong-waits", test_full_mss_push_pingpong_waits);
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
     g_test_add_func("/tcp/ack/ofo-overlaps-dsacked", test_ofo_overlaps_dsacked);
