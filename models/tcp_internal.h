@@ -30,7 +30,7 @@
 #define TCP_INFINITE_SSTHRESH 0x7fffffffu /* T.0.1 */
 #define TCP_MSS_DEFAULT 536u           /* T.0.1 / A.2 */
 #define TCP_MIN_MSS 88u                /* T.0.1 / A.2 */
-#define TCP_TIMEOUT_MIN_US 2000u       /* T.0.1: TLP's 2 ms term (6.x) */
+#define TCP_TIMEOUT_MIN_US 2000u       /* T.0.1: the TLP and RACK timers' 2 ms floor (6.6) */
 #define TCP_RTO_MAX_SEC 120u           /* T.0.1: TCP_RTO_MAX = 120 s */
 #define TCP_RACK_RECOVERY_THRESH 16u   /* T.D.4 */
 #define TCP_TS_HZ 1000u                /* T.0: TSval ticks in ms since 4.13 */
@@ -326,7 +326,6 @@ static inline uint32_t tcp_resource_probe_interval(const TcpSock *tp)
 {
     return tp->hz / 2u;
 }
-#define TCP_TIMEOUT_MIN 2u
 
 static inline uint32_t tcp_packets_in_flight(const TcpSock *tp)
 {

@@ -77,7 +77,9 @@ bool tcp_rack_mark_lost(TcpSock *tp, Cpu *cpu)
     tcp_rack_detect_loss(tp, &timeout);
     if (!timeout)
         return false;
-    uint64_t when = usecs_to_jiffies_hz(timeout, tp->hz) + TCP_TIMEOUT_MIN;
+    /* the 2 ms floor before the rounding up to jiffies (1c2709cfff1d, 6.6; before it 2 jiffies
+     * were added after it, 8 ms at HZ 250), as tcp_schedule_loss_probe does */
+    uint64_t when = usecs_to_jiffies_hz((uint64_t)timeout + TCP_TIMEOUT_MIN_US, tp->hz);
     inet_csk_reset_xmit_timer(tp, ICSK_TIME_REO_TIMEOUT, when, tp->icsk_rto, cpu);
     return true;
 }

@@ -188,7 +188,7 @@ static void test_frto_spurious_rto(void)
  * 20 ms and the second arrives first; its SACK reaches the sender at 30 ms. Only 1 SACKed
  * (< dupthresh 3), no recovery: reo_wnd = min(min_rtt / 4 x 1 step, srtt) = 2500 us. The first
  * skb is not yet lost: RACK RTT 10000 + 2500 - elapsed 10000 = 2500 us remain -> the REO timer
- * is armed for usecs_to_jiffies(2500) + TCP_TIMEOUT_MIN = 3 + 2 = 5 jiffies: 35 ms.
+ * is armed for usecs_to_jiffies(2500 + TCP_TIMEOUT_MIN_US) = 5 jiffies: 35 ms.
  *  - no original by then: the timeout marks it lost, Recovery, and it is resent at 35 ms;
  *  - the original arrives at 32 ms (reordering): the cumulative ACK ends it, nothing resent. */
 static void run_reo(bool original_arrives, uint64_t *retrans, sim_time_t *retrans_at)
@@ -241,6 +241,42 @@ static void test_rack_reo_timer(void)
     g_assert_cmpint(at, ==, 35);
     run_reo(true, &retrans, &at);
     g_assert_cmpuint(retrans, ==, 0);
+}
+
+/* The REO timer's 2 ms floor is added before the conversion to jiffies, as the TLP's is
+ * (tcp_rack_mark_lost: usecs_to_jiffies(timeout + TCP_TIMEOUT_MIN_US), 1c2709cfff1d "tcp: fix
+ * excessive TLP and RACK timeouts from HZ rounding", 6.6), not as 2 jiffies after it. At HZ 250
+ * (4 ms jiffies): a 20 ms RTT sample (min_rtt 20 ms), two 1-MSS skbs at 40 ms, the second's
+ * SACK at 60 ms (RACK RTT 20 ms, one SACKed, no recovery: reo_wnd = min_rtt / 4 = 5000 us), so
+ * the first has 20000 + 5000 - 20000 = 5000 us left: usecs_to_jiffies(7000) = 2 jiffies after
+ * jiffy 15, i.e. jiffy 17 (68 ms). The pre-6.6 sum, usecs_to_jiffies(5000) + 2 = 4 jiffies,
+ * would wait until jiffy 19 (76 ms). */
+static void test_rack_reo_timer_hz250(void)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++)
+        tb->conf[i].hz = 250;
+    th_connect(tb, 1500);
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    th_run_to(tb, 20 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->min_rtt_us, ==, 20000);
+    th_run_to(tb, 40 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    Skb *first = th_take(tb, 0);
+    th_run_to(tb, 44 * SIM_MS);
+    th_deliver(tb, 0);
+    th_run_to(tb, 60 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->sacked_out, ==, 1);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_REO_TIMEOUT);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 17);
+    skb_free(tb->host[0].pool, first);
+    th_run_to(tb, 69 * SIM_MS); /* the cascading wheel runs it at jiffy 17's tick */
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 1);
+    th_free(tb);
 }
 
 /* Without SACK (NewReno): five 1-MSS skbs at 0, the first lost, the other four reach the
@@ -510,6 +546,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/dsack-undo-then-loss", test_dsack_undo_then_loss);
     g_test_add_func("/tcp/recovery/frto-spurious-rto", test_frto_spurious_rto);
     g_test_add_func("/tcp/recovery/rack-reo-timer", test_rack_reo_timer);
+    g_test_add_func("/tcp/recovery/rack-reo-timer-hz250", test_rack_reo_timer_hz250);
     g_test_add_func("/tcp/recovery/newreno-fast-retransmit", test_newreno_fast_retransmit);
     g_test_add_func("/tcp/recovery/newreno-rto-forgets-dupacks", test_newreno_rto_forgets_dupacks);
     g_test_add_func("/tcp/recovery/newreno-loss-counts-dupacks", test_newreno_loss_counts_dupacks);
