@@ -238,7 +238,20 @@ static void tcp_undo_cwnd_reduction(TcpSock *tp, bool unmark_loss)
               ca_names[tp->ca_state], tp->snd_cwnd, tp->snd_ssthresh);
 }
 
-/* tcp_try_undo_loss: TCPLossUndo; TCPSpuriousRTOs only when F-RTO decided. */
+/* tcp_is_non_sack_preventing_reopen: without SACK, Recovery or Loss is held until something
+ * above high_seq is ACKed (RFC 2582/6582: no false fast retransmit from the duplicates of the
+ * episode's own retransmissions), also after an undo. */
+static bool tcp_is_non_sack_preventing_reopen(TcpSock *tp)
+{
+    if (tp->snd_una != tp->high_seq || tcp_is_sack(tp))
+        return false;
+    if (!tcp_any_retrans_done(tp))
+        tp->retrans_stamp = 0;
+    return true;
+}
+
+/* tcp_try_undo_loss: TCPLossUndo; TCPSpuriousRTOs only when F-RTO decided; a non-SACK sender
+ * at high_seq stays in Loss (tcp_is_non_sack_preventing_reopen). */
 static bool tcp_try_undo_loss(TcpSock *tp, bool frto_undo)
 {
     if (!frto_undo && !tcp_may_undo(tp))
@@ -248,6 +261,8 @@ static bool tcp_try_undo_loss(TcpSock *tp, bool frto_undo)
     if (frto_undo)
         tcp_count(tp, CTR_TcpExtTCPSpuriousRTOs, 1);
     tp->icsk_retransmits = 0;
+    if (tcp_is_non_sack_preventing_reopen(tp))
+        return true;
     if (frto_undo || tcp_is_sack(tp))
         tcp_set_ca_state(tp, TCP_CA_Open);
     return true;
@@ -262,13 +277,8 @@ static bool tcp_try_undo_recovery(TcpSock *tp)
     } else if (tp->rack.reo_wnd_persist) {
         tp->rack.reo_wnd_persist--;
     }
-    if (tp->snd_una == tp->high_seq && !tcp_is_sack(tp)) {
-        /* Reno holds the state until something above high_seq is ACKed (RFC 2582: no false
-         * fast retransmit from the duplicates of the episode's own retransmissions) */
-        if (!tcp_any_retrans_done(tp))
-            tp->retrans_stamp = 0;
+    if (tcp_is_non_sack_preventing_reopen(tp))
         return true;
-    }
     tcp_set_ca_state(tp, TCP_CA_Open);
     return false;
 }

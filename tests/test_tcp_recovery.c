@@ -360,6 +360,51 @@ static void run_to_rto(TcpBench *tb)
     g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
 }
 
+/* F-RTO without SACK (and without timestamps, so only F-RTO can tell): 12 MSS written, cwnd 10
+ * sends two skbs of 5, both arrive, both ACKs are held; RTO, the head MSS is resent. The first
+ * held ACK (1 + 5 mss) covers the retransmission (no F-RTO verdict without SACK marks) and
+ * F-RTO sends the last 2 MSS as new data with high_seq = 1 + 10 mss. The second held ACK
+ * covers exactly up to high_seq with never-retransmitted data: the RTO was spurious
+ * (TCPSpuriousRTOs 1, cwnd back to 10), but a non-SACK sender stays in Loss while snd_una ==
+ * high_seq (tcp_try_undo_loss -> tcp_is_non_sack_preventing_reopen, RFC 6582 3.2: duplicate
+ * ACKs of the episode must not start another), and opens at the next ACK above it. */
+static void test_newreno_frto_undo_holds_loss(void)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++) {
+        tb->conf[i].tcp.sack = false;
+        tb->conf[i].tcp.timestamps = false;
+        tb->conf[i].tcp.tlp = false;
+    }
+    th_connect(tb, 1500);
+    uint32_t mss = tb->a->mss_cache;
+    th_write(tb->a, 12 * mss);
+    g_assert_cmpuint(tb->a->packets_out, ==, 10);
+    th_deliver(tb, 0);
+    th_deliver(tb, 0);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 2);
+    th_run_to(tb, 1000 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    g_assert_cmpuint(tb->a->frto, ==, 1);
+    th_run_to(tb, 1001 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 5 * (uint64_t)mss);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
+    g_assert_cmpuint(tb->a->high_seq, ==, 1 + 10 * (uint64_t)mss);
+    g_assert_cmpuint(tb->a->snd_nxt, ==, 1 + 12 * (uint64_t)mss);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->snd_una, ==, tb->a->high_seq);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSpuriousRTOs), ==, 1);
+    g_assert_cmpuint(tb->a->snd_cwnd, >=, 10);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
+    /* the F-RTO data and the head's duplicate reach the receiver; the ACK above high_seq opens */
+    th_pump(tb);
+    g_assert_cmpuint(tb->a->snd_una, ==, 1 + 12 * (uint64_t)mss);
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Open);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSpuriousRTOs), ==, 1);
+    th_free(tb);
+}
+
 /* An RTO forgets the NewReno duplicate-ACK count (tcp_timeout_mark_lost -> tcp_reset_reno_sack).
  * cwnd 10 sends ten of twelve writes; the first is lost and of the rest only the 2nd, 3rd and
  * 4th arrive: a window update, then two duplicate ACKs (sacked_out 2, Disorder, under
@@ -549,6 +594,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/rack-reo-timer-hz250", test_rack_reo_timer_hz250);
     g_test_add_func("/tcp/recovery/newreno-fast-retransmit", test_newreno_fast_retransmit);
     g_test_add_func("/tcp/recovery/newreno-rto-forgets-dupacks", test_newreno_rto_forgets_dupacks);
+    g_test_add_func("/tcp/recovery/newreno-frto-undo-holds-loss", test_newreno_frto_undo_holds_loss);
     g_test_add_func("/tcp/recovery/newreno-loss-counts-dupacks", test_newreno_loss_counts_dupacks);
     g_test_add_func("/tcp/recovery/newreno-delivered-once", test_newreno_delivered_once);
     g_test_add_func("/tcp/recovery/rto-eagain-backs-off", test_rto_eagain_backs_off);
