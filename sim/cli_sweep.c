@@ -180,8 +180,18 @@ static uint64_t base_seed(const Scenario *s, const SweepArgs *a, gboolean *ok)
     *ok = TRUE;
     if (a->seed)
         return g_ascii_strtoull(a->seed, NULL, 10);
+    /* the --set lines, then --duration, as every run takes them (run_sets): a warm-up that only
+     * --duration makes valid must not fail here */
+    g_autoptr(GStrvBuilder) b = g_strv_builder_new();
+    for (guint i = 0; a->sets && a->sets[i]; i++)
+        g_strv_builder_add(b, a->sets[i]);
+    g_autofree char *duration_set =
+        a->duration ? g_strdup_printf("duration=%s", a->duration) : NULL;
+    if (duration_set)
+        g_strv_builder_add(b, duration_set);
+    g_auto(GStrv) sets = g_strv_builder_end(b);
     g_autoptr(GError) err = NULL;
-    g_autoptr(ScenarioConf) base = scenario_resolve(s, NULL, (const char *const *)a->sets, &err);
+    g_autoptr(ScenarioConf) base = scenario_resolve(s, NULL, (const char *const *)sets, &err);
     if (!base) {
         fprintf(stderr, "%s\n", err->message);
         *ok = FALSE;

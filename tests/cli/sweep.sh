@@ -116,4 +116,12 @@ expect_status 2 "$SKSIM_BIN" sweep "$f" --param "$key=1,,2" --out "$TMP/e4"
 expect_status 2 "$SKSIM_BIN" sweep "$f" --param "seed=1,2" --out "$TMP/e5"
 expect_status 2 "$SKSIM_BIN" sweep "$f" --param "$key=1" --variant nope --out "$TMP/e6"
 for d in e1 e2 e3 e4 e5 e6; do [ ! -e "$TMP/$d" ] || fail "$d: ran despite the error"; done
+
+# --duration comes after the --set lines, as for `run`: a warm-up longer than the file's 200 ms
+# but shorter than --duration is valid (the base seed's resolution took the --set lines alone)
+expect_status 0 "$SKSIM_BIN" run "$f" --variant after --set warmup=250ms --duration 300ms \
+  --out "$TMP/w1"
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=16" --variant after --set warmup=250ms \
+  --duration 300ms --out "$TMP/w2"
+expect_grep "^  \"warmup_s\": 0.25,$" "$TMP/w2/runs/$key=16/seed-1/after/metrics.json"
 echo "ok"
