@@ -95,12 +95,14 @@ static int tcp_xmit_verdict(TcpSock *tp, int err, Cpu *cpu)
     return net_xmit_eval(err);
 }
 
-/* tcp_dec_quickack_mode (T.A.4): one quick ACK used per ACK sent while one was owed. */
-static void tcp_dec_quickack_mode(TcpSock *tp)
+/* tcp_dec_quickack_mode (T.A.4): one quick ACK used per ACK sent while one was owed (6.6+,
+ * tcp.quickack_per_ack); before, each segment the skb carried (tcp_skb_pcount), owed or not. */
+static void tcp_dec_quickack_mode(TcpSock *tp, uint32_t pcount)
 {
     if (!tp->ack.quick)
         return;
-    uint32_t pkts = inet_csk_ack_scheduled(tp) ? 1u : 0u;
+    uint32_t pkts = !tcp_conf(tp)->quickack_per_ack ? pcount
+                    : inet_csk_ack_scheduled(tp) ? 1u : 0u;
     if (pkts >= tp->ack.quick) {
         tp->ack.quick = 0;
         tp->ack.ato = tcp_ato_min(tp); /* leaving quick-ACK mode deflates ATO */
@@ -110,10 +112,10 @@ static void tcp_dec_quickack_mode(TcpSock *tp)
 }
 
 /* tcp_event_ack_sent (T.A.9): every segment carrying an ACK clears the delayed ACK, lazily. */
-static void tcp_event_ack_sent(TcpSock *tp)
+static void tcp_event_ack_sent(TcpSock *tp, uint32_t pcount)
 {
     tcp_sack_compress_ack_sent(tp);
-    tcp_dec_quickack_mode(tp);
+    tcp_dec_quickack_mode(tp, pcount);
     inet_csk_clear_xmit_timer(tp, ICSK_TIME_DACK);
 }
 
@@ -178,7 +180,7 @@ int tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
     out->sacked = 0;
     out->sk = &tp->sk;
     tp->sk.wmem_alloc += out->truesize;
-    tcp_event_ack_sent(tp);
+    tcp_event_ack_sent(tp, pcount);
     tcp_event_data_sent(tp);
     if (new_data)
         tcp_count(tp, CTR_TcpOutSegs, pcount);
@@ -201,7 +203,7 @@ static int tcp_xmit_bare(TcpSock *tp, uint64_t seq, Cpu *cpu)
     skb->gso_segs = 1;
     skb->truesize = truesize_tx_ack();
     tcp_build_header(tp, skb);
-    tcp_event_ack_sent(tp);
+    tcp_event_ack_sent(tp, 1);
     tcp_count(tp, CTR_TcpOutSegs, 1);
     tcp_charge(tp, cpu, COST_TCP_SEND_ACK);
     return tcp_xmit_verdict(tp, tcp_xmit_out(tp, skb, cpu), cpu);

@@ -242,6 +242,11 @@ static const ConfKey table[] = {
          "delack_max from rto_min\", bbf80d713fe7, 6.7): with rto_min 5ms a delayed ACK waits at "
          "most 4 ms. Applies when tcp.rto_min is not the default 200ms. false = kernels before "
          "6.7, where a delayed ACK could outlast a low rto_min."),
+    HOST("tcp", "tcp.quickack_per_ack", CONF_T_BOOL, tcp.quickack_per_ack, "true", NULL, NULL,
+         "A quick ACK is used up only by an ACK sent while one was owed (\"tcp: fix quick-ack "
+         "counting to count actual ACKs of new data\", 059217c18be6, 6.6). false = kernels "
+         "before it: every segment carrying an ACK, data included, used up tcp_skb_pcount of "
+         "them, so one TSO skb of 16 segments or more ended quick-ACK mode."),
     HOST("tcp", "tcp.push_full_mss", CONF_T_BOOL, tcp.push_full_mss, "true", NULL, NULL,
          "A data segment of rcv_mss or more with PSH set marks ICSK_ACK_PUSHED in "
          "tcp_measure_rcv_mss, so a reader that empties its receive queue while not in "

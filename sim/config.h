@@ -144,6 +144,7 @@ typedef struct TcpConf {
     bool window_counts_backlog; /* hosts.H.tcp.window_counts_backlog: tcp_space() minus backlog */
     bool quickack_route;       /* hosts.H.tcp.quickack_route: the route's RTAX_QUICKACK metric */
     bool delack_from_rto_min;  /* hosts.H.tcp.delack_from_rto_min: 6.7+ delack_max cap */
+    bool quickack_per_ack;     /* hosts.H.tcp.quickack_per_ack: 6.6+ quick-ACK counting */
     bool push_full_mss;        /* hosts.H.tcp.push_full_mss: full-sized PSH data sets PUSHED (6.6+) */
     bool autocorking;          /* hosts.H.tcp.autocorking: net.ipv4.tcp_autocorking (3.14+) */
     bool slow_start_after_idle; /* hosts.H.tcp.slow_start_after_idle: RFC 2861 cwnd validation */

@@ -117,6 +117,32 @@ static void test_ack_after_two_full_segments(void)
     th_free(tb);
 }
 
+/* Quick-ACK credit and data the receiver sends (hosts.H.tcp.quickack_per_ack). b's first
+ * segment from a gives it 16 quick ACKs and is ACKed at once (an owed ACK: 15 left). b then
+ * writes 4 x 1448 bytes, one TSO skb of 4 segments that carries an ACK while none is owed.
+ * Since 6.6 (059217c18be6) only an ACK sent while one was owed uses a credit: 15 stay. Before,
+ * tcp_event_ack_sent used tcp_skb_pcount of them for any segment with an ACK: 15 - 4 = 11. */
+static uint32_t quick_left_after_reply(bool per_ack)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.quickack_per_ack = per_ack;
+    th_connect(tb, 1500);
+    send_and_deliver(tb, 1448);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1); /* quick ACK */
+    g_assert_cmpuint(tb->b->ack.quick, ==, 15);
+    th_write(tb->b, 4 * 1448);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 2);
+    uint32_t quick = tb->b->ack.quick;
+    th_free(tb);
+    return quick;
+}
+
+static void test_quickack_credit_and_data(void)
+{
+    g_assert_cmpuint(quick_left_after_reply(true), ==, 15);
+    g_assert_cmpuint(quick_left_after_reply(false), ==, 11);
+}
+
 /* hosts.H.tcp.push_full_mss (6.6, 4720852ed9af "tcp: fix delayed ACKs for MSS boundary
  * condition"): after the quick ACKs, a lone full-sized segment (a one-MSS write, PSH set) sent at
  * 30 ms leaves rcv_nxt - rcv_wup = 1448, not more than rcv_mss, so __tcp_ack_snd_check delays
@@ -596,6 +622,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/quickack-at-start", test_quickack_at_start);
     g_test_add_func("/tcp/ack/delayed-40ms", test_delayed_ack_40ms);
     g_test_add_func("/tcp/ack/two-full-segments", test_ack_after_two_full_segments);
+    g_test_add_func("/tcp/ack/quickack-credit-and-data", test_quickack_credit_and_data);
     g_test_add_func("/tcp/ack/full-mss-push-acked-on-read", test_full_mss_push_acked_on_read);
     g_test_add_func("/tcp/ack/full-mss-push-pingpong-waits", test_full_mss_push_pingpong_waits);
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
