@@ -41,6 +41,8 @@ typedef struct Host {
     GPtrArray *socks;          /* Sock*, by local port - 1 (ports are 1..n, assigned in order) */
     uint64_t drop_tally;       /* packets freed or lost by every drop path, whichever counter
                                   counts them (models/invariants.c checks the two agree) */
+    uint64_t dev_drops_at_reset; /* host_dev_drops() when the counters were last reset: the
+                                  Sksim*Drops counters count from there */
     /* observers (models/observe.h), attached by sim/run_observe.c for --trace and --log */
     Trace *trace;              /* NULL: no trace */
     EventLog *log;             /* NULL: no event log */

@@ -240,22 +240,23 @@ static gboolean check_dev(Invariants *inv, const Host *h, const NetDev *dev, con
            check_queue(inv, obj, "rx_ring", q.rx_ring_qlen, q.rx_ring_limit, error);
 }
 
-static uint64_t dev_drops(const NetDev *dev)
-{
-    NetDevStats s = netdev_stats(dev);
-    return s.qdisc_drops + s.rx_ring_drops + s.link_drops + s.random_losses + s.backlog_drops;
-}
-
 static gboolean check_drops(Invariants *inv, const Host *h, GError **error)
 {
-    uint64_t sock = 0, dev = dev_drops(h->loopback);
+    uint64_t sock = 0, dev = host_dev_drops(h);
     for (guint i = 0; i < h->socks->len; i++)
         sock += ((const Sock *)g_ptr_array_index(h->socks, i))->backlog_drops;
-    for (uint32_t i = 0; i < h->ndevs; i++)
-        dev += dev_drops(h->devs[i]);
+    const uint64_t *v = h->ctr.v;
+    uint64_t diag = v[CTR_SksimQdiscDrops] + v[CTR_SksimLinkQueueDrops] +
+                    v[CTR_SksimLinkRandomLosses] + v[CTR_SksimRxRingDrops] +
+                    v[CTR_SksimNetdevBacklogDrops];
+    g_autofree char *obj = g_strdup_printf("host %s", h->name);
+    if (h->dev_drops_at_reset + diag != dev)
+        return violated(inv, error, "drop_counters", obj,
+                        "the Sksim*Drops/Losses counters add up to %" PRIu64 " since the reset at %"
+                        PRIu64 " drops, but the devices and links dropped %" PRIu64,
+                        diag, h->dev_drops_at_reset, dev);
     if (sock + dev == h->drop_tally)
         return TRUE;
-    g_autofree char *obj = g_strdup_printf("host %s", h->name);
     return violated(inv, error, "drop_tally", obj,
                     "drop counters add up to %" PRIu64 " (socket backlog %" PRIu64
                     ", devices and links %" PRIu64 ") but the drop paths dropped %" PRIu64,

@@ -179,6 +179,7 @@ void link_dir_xmit(LinkDir *d, Skb *skb)
     uint32_t k = frames_that_fit(d, skb, sim_now(d->link->sim));
     d->link_drops += n - k;
     d->from->host->drop_tally += n - k;
+    d->from->host->ctr.v[CTR_SksimLinkQueueDrops] += n - k;
     if (k < n)
         SIM_LOG(d->from->host, LOG_NIC, NULL, "link_drop", "dev=eth%u seq=%" PRIu64 " frames=%u of=%u",
                 d->from->index, skb->seq, n - k, n);
@@ -202,6 +203,7 @@ bool link_dir_lose(LinkDir *d)
         return false;
     d->random_losses++;
     d->from->host->drop_tally++;
+    d->from->host->ctr.v[CTR_SksimLinkRandomLosses]++;
     return true;
 }
 

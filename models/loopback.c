@@ -63,6 +63,7 @@ static void enqueue_to_backlog(Loopback *lo, LoBacklog *b, Skb *skb, Cpu *cpu)
     if (b->input.qlen > max_backlog) {
         lo->dev.stats.backlog_drops++;
         lo->dev.host->drop_tally++;
+        lo->dev.host->ctr.v[CTR_SksimNetdevBacklogDrops]++;
         SIM_LOG(lo->dev.host, LOG_NIC, cpu, "lo_backlog_drop", "dev=lo qlen=%u", b->input.qlen);
         skb_free(lo->dev.host->pool, skb);
         return;

@@ -37,6 +37,20 @@ NetDevStats netdev_stats(const NetDev *dev)
     return dev->kind == NETDEV_NIC ? nic_stats(dev) : dev->stats;
 }
 
+static uint64_t netdev_drops(const NetDev *dev)
+{
+    NetDevStats s = netdev_stats(dev);
+    return s.qdisc_drops + s.rx_ring_drops + s.link_drops + s.random_losses + s.backlog_drops;
+}
+
+uint64_t host_dev_drops(const Host *h)
+{
+    uint64_t n = netdev_drops(h->loopback);
+    for (uint32_t i = 0; i < h->ndevs; i++)
+        n += netdev_drops(h->devs[i]);
+    return n;
+}
+
 void netdev_set_pcap(NetDev *dev, PcapWriter *w)
 {
     dev->pcap = w;

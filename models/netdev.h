@@ -89,5 +89,8 @@ typedef struct NetDevStats {
     uint64_t qdisc_drops, rx_ring_drops, link_drops, random_losses, backlog_drops;
 } NetDevStats;
 NetDevStats netdev_stats(const NetDev *dev);
+/* Packets dropped or lost by the host's devices and the links they send into, by every counter
+ * of NetDevStats (the socket backlog's drops are the sockets'). */
+uint64_t host_dev_drops(const Host *h);
 
 #endif

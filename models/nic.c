@@ -144,6 +144,7 @@ static void nic_qdisc_run(Nic *n)
         } else {
             n->dev.stats.link_drops++; /* no cable: the frames go nowhere */
             n->dev.host->drop_tally++;
+            n->dev.host->ctr.v[CTR_SksimLinkQueueDrops]++;
             nic_tx_done(&n->dev, skb);
         }
     }
@@ -159,6 +160,7 @@ int nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
     if (n->qdisc.qlen >= n->conf->qdisc_limit) {
         n->dev.stats.qdisc_drops++;
         dev->host->drop_tally++;
+        dev->host->ctr.v[CTR_SksimQdiscDrops]++;
         SIM_LOG(dev->host, LOG_NIC, cpu, "qdisc_drop", "dev=eth%u qlen=%u seq=%" PRIu64 " len=%u",
                 dev->index, n->qdisc.qlen, skb->seq, skb->len);
         netdev_skb_orphan(skb, cpu);

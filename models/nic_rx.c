@@ -114,6 +114,7 @@ static void admit(NicQueue *q, RxTrain *t)
     if (q->rx_ring.qlen >= n->conf->rx_ring) {
         n->dev.stats.rx_ring_drops++;
         n->dev.host->drop_tally++;
+        n->dev.host->ctr.v[CTR_SksimRxRingDrops]++;
         rx_log(q, "rx_ring_drop", t, k);
         return;
     }

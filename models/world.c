@@ -260,6 +260,7 @@ void world_reset_counters(World *w)
     for (guint i = 0; i < w->hosts->len; i++) {
         Host *h = g_ptr_array_index(w->hosts, i);
         counters_reset(&h->ctr);
+        h->dev_drops_at_reset = host_dev_drops(h);
         for (uint32_t c = 0; c < h->ncpus; c++)
             w->cpu_base[i][c] = cpu_stats(h->cpus[c]);
     }

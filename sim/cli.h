@@ -149,8 +149,8 @@ GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results);
  * host in result order, cost rows in table order; rows that are zero in every variant are left
  * out. */
 GPtrArray *compare_profile_rows(const GPtrArray *results);
-/* sksim's diagnosis counters (Sksim*, after the kernel's in the counter table) the same way:
- * rows "<host> <counter>", counts, left out when zero in every variant. */
+/* sksim's TLP/RTO diagnosis counters (SksimTLPPeer*, SksimRTOPeer*) the same way: rows
+ * "<host> <counter>", counts, left out when zero in every variant. */
 GPtrArray *compare_diag_rows(const GPtrArray *results);
 /* (last - first) / first in percent; NaN when undefined. */
 double compare_change_pct(const CompareRow *row);

@@ -196,7 +196,8 @@ GPtrArray *compare_profile_rows(const GPtrArray *results)
 
 GPtrArray *compare_diag_rows(const GPtrArray *results)
 {
-    return host_rows(results, CTR_KERNEL_COUNT, CTR_COUNT, counter_name_of, counter_value, 1.0, 0);
+    return host_rows(results, CTR_KERNEL_COUNT, CTR_TIMER_DIAG_END, counter_name_of, counter_value,
+                     1.0, 0);
 }
 
 double compare_change_pct(const CompareRow *row)

@@ -55,7 +55,15 @@
  *   OwnerOnCpu   owned by a thread that is running (copying, or draining the backlog);
  *   DelayedAck   not owned, an ACK owed and held by the delayed-ACK timer;
  *   Other        none of these: an ACK or the data still on its way, or lost.
- * The four of a kind add up to TcpExtTCPLossProbes, and to TcpExtTCPTimeouts. */
+ * The four of a kind add up to TcpExtTCPLossProbes, and to TcpExtTCPTimeouts.
+ * Then where packets were dropped below TCP, each drop in exactly one of them (Linux shows these
+ * in tc -s qdisc, ethtool -S, /proc/net/softnet_stat, or not at all):
+ *   QdiscDrops        skbs a full qdisc refused on this host (NET_XMIT_DROP back to TCP);
+ *   LinkQueueDrops    frames this host sent that the link's drop-tail queue refused (or that had
+ *                     no link to go to);
+ *   LinkRandomLosses  frames this host sent that the link lost at random (links.L.loss);
+ *   RxRingDrops       frames that found this host's RX ring full;
+ *   NetdevBacklogDrops packets netif_rx refused on this host (netdev_max_backlog, loopback). */
 #define SIM_DIAG_COUNTERS(X)                                                                    \
     X(SksimTLPPeerOwnerOffCpu)                                                                  \
     X(SksimTLPPeerOwnerOnCpu)                                                                   \
@@ -64,7 +72,12 @@
     X(SksimRTOPeerOwnerOffCpu)                                                                  \
     X(SksimRTOPeerOwnerOnCpu)                                                                   \
     X(SksimRTOPeerDelayedAck)                                                                   \
-    X(SksimRTOPeerOther)
+    X(SksimRTOPeerOther)                                                                        \
+    X(SksimQdiscDrops)                                                                          \
+    X(SksimLinkQueueDrops)                                                                      \
+    X(SksimLinkRandomLosses)                                                                    \
+    X(SksimRxRingDrops)                                                                         \
+    X(SksimNetdevBacklogDrops)
 
 #define SIM_COUNTERS(X) SIM_KERNEL_COUNTERS(X) SIM_DIAG_COUNTERS(X)
 
@@ -75,7 +88,9 @@ typedef enum {
     CTR_COUNT
 } CounterId;
 
-/* The kernel's counters come first: ids below CTR_KERNEL_COUNT. */
+/* The kernel's counters come first: ids below CTR_KERNEL_COUNT; then the TLP/RTO diagnosis
+ * classes, ids below CTR_TIMER_DIAG_END; then the drop counters. */
+enum { CTR_TIMER_DIAG_END = CTR_SksimRTOPeerOther + 1 };
 #define SIM_COUNTER_ONE(name) +1
 enum { CTR_KERNEL_COUNT = 0 SIM_KERNEL_COUNTERS(SIM_COUNTER_ONE) };
 #undef SIM_COUNTER_ONE

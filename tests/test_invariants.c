@@ -182,6 +182,14 @@ static void test_drop_tally(Fix *f, gconstpointer data)
                         "drop paths dropped 1");
 }
 
+static void test_drop_counters(Fix *f, gconstpointer data)
+{
+    world_host(f->w, 0)->ctr.v[CTR_SksimRxRingDrops]++; /* a drop counted that never happened */
+    assert_violation(f, "invariant violated: drop_counters: host client at t=0.000000000s: the "
+                        "Sksim*Drops/Losses counters add up to 1 since the reset at 0 drops, but "
+                        "the devices and links dropped 0");
+}
+
 static void test_timer_diag(Fix *f, gconstpointer data)
 {
     world_host(f->w, 0)->ctr.v[CTR_TcpExtTCPTimeouts]++; /* an RTO the diagnosis did not see */
@@ -293,6 +301,7 @@ int main(int argc, char **argv)
     FIX_TEST("backlog_limit", test_backlog_limit);
     FIX_TEST("queue_limit", test_queue_limit);
     FIX_TEST("drop_tally", test_drop_tally);
+    FIX_TEST("drop_counters", test_drop_counters);
     FIX_TEST("timer_diag", test_timer_diag);
     g_test_add_func("/invariants/run_stops", test_run_stops);
     g_test_add_func("/invariants/scenarios_hold", test_scenarios_hold);
