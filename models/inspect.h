@@ -28,6 +28,9 @@ uint32_t loopback_max_input_qlen(const NetDev *dev);
 /* link.c: frames and wire bytes queued in direction dir (0: a->b, 1: b->a) now, the one on the
  * wire included (what drop-tail compares with links.L.queue). */
 void link_dir_occupancy(const Link *l, int dir, uint64_t *frames, uint64_t *bytes);
+/* The direction's queue is a drop-tail buffer beyond a NIC faster than the link
+ * (hosts.H.nic.rate); else it holds only the NIC's own ring, which links.L.queue does not bound. */
+bool link_dir_is_bottleneck(const Link *l, int dir);
 
 /* world.c: the objects of a world, in scenario order. */
 guint world_n_hosts(const World *w);

@@ -304,6 +304,8 @@ static gboolean check_links(Invariants *inv, GError **error)
         const LinkConf *lc = world_link_conf(inv->w, i);
         for (int d = 0; d < 2; d++) {
             uint64_t frames, bytes;
+            if (!link_dir_is_bottleneck(world_link(inv->w, i), d))
+                continue;
             link_dir_occupancy(world_link(inv->w, i), d, &frames, &bytes);
             g_autofree char *obj = g_strdup_printf("link %s (%s->%s)", lc->name, d ? lc->b : lc->a,
                                                    d ? lc->a : lc->b);

@@ -50,6 +50,7 @@ struct LinkDir {
     uint64_t waiting_bytes;
     SimRng rng;
     uint64_t tx_frames, tx_bytes, link_drops, random_losses;
+    bool copies;              /* skbs are the link's own copies: free them when done */
 };
 
 struct Link {
@@ -93,6 +94,16 @@ static void occupancy(const LinkDir *d, sim_time_t now, uint64_t *frames, uint64
     *frames += left;
     *bytes += (uint64_t)(left - 1) * wire_frame_bytes(h, wire_frame_payload(h)) +
               wire_frame_bytes(h, wire_last_payload(h));
+}
+
+/* The link is done with skb: back to its NIC for the TX completion, or freed when it is the
+ * link's own copy (a NIC faster than the link completed the original already). */
+static void dir_done(LinkDir *d, Skb *skb)
+{
+    if (d->copies)
+        skb_free(d->pool, skb);
+    else
+        nic_tx_done(d->from, skb);
 }
 
 /* ---- drop-tail ---- */
@@ -170,13 +181,15 @@ static void link_departure(Sim *sim, void *ctx)
     Skb *done = skb_dequeue(&d->fifo);
     if (!skb_queue_empty(&d->fifo))
         start_head(d);
-    nic_tx_done(d->from, done);
+    dir_done(d, done);
 }
 
 void link_dir_xmit(LinkDir *d, Skb *skb)
 {
     uint32_t n = wire_frames(skb);
-    uint32_t k = frames_that_fit(d, skb, sim_now(d->link->sim));
+    /* a NIC at the link's rate is the link's port: its frames wait in its ring, never in a
+     * buffer they could overflow; drop-tail is for a bottleneck beyond a faster NIC */
+    uint32_t k = d->copies ? frames_that_fit(d, skb, sim_now(d->link->sim)) : n;
     d->link_drops += n - k;
     d->from->host->drop_tally += n - k;
     d->from->host->ctr.v[CTR_SksimLinkQueueDrops] += n - k;
@@ -184,7 +197,7 @@ void link_dir_xmit(LinkDir *d, Skb *skb)
         SIM_LOG(d->from->host, LOG_NIC, NULL, "link_drop", "dev=eth%u seq=%" PRIu64 " frames=%u of=%u",
                 d->from->index, skb->seq, n - k, n);
     if (k == 0) {
-        nic_tx_done(d->from, skb);
+        dir_done(d, skb);
         return;
     }
     if (k < n)
@@ -205,6 +218,16 @@ bool link_dir_lose(LinkDir *d)
     d->from->host->drop_tally++;
     d->from->host->ctr.v[CTR_SksimLinkRandomLosses]++;
     return true;
+}
+
+void link_dir_set_copies(LinkDir *d)
+{
+    d->copies = true;
+}
+
+uint64_t link_dir_rate(const LinkDir *d)
+{
+    return d->link->conf->rate_bps;
 }
 
 void link_dir_add_stats(const LinkDir *d, NetDevStats *s)
@@ -252,6 +275,11 @@ void link_free(Link *l)
         skb_queue_purge(&l->dir[i].fifo, l->dir[i].pool);
     }
     g_free(l);
+}
+
+bool link_dir_is_bottleneck(const Link *l, int dir)
+{
+    return l->dir[dir].copies;
 }
 
 void link_dir_occupancy(const Link *l, int dir, uint64_t *frames, uint64_t *bytes)

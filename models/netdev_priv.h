@@ -73,6 +73,11 @@ NetDevStats nic_stats(const NetDev *dev);
 /* Queue skb on the wire: drop-tail trims the frames beyond the queue limit; the link calls
  * nic_tx_done(from, skb) once the skb's last frame has left (or at once when none fit). */
 void link_dir_xmit(LinkDir *d, Skb *skb);
+/* The sending NIC is faster than the link (hosts.H.nic.rate): it completes its skbs itself when
+ * its port has sent them, and hands the link copies, which the link frees when done with them. */
+void link_dir_set_copies(LinkDir *d);
+/* The link's rate, bits per second. */
+uint64_t link_dir_rate(const LinkDir *d);
 /* The random-loss draw for the next frame of this direction (true = lost, counted). */
 bool link_dir_lose(LinkDir *d);
 /* link_drops and random_losses of this direction, added into *s. */

@@ -125,6 +125,45 @@ static void nic_bql_sent(Nic *n, Skb *skb)
     }
 }
 
+/* The port sends skb into the link. At the link's rate (the default) the link is the port: it
+ * takes the skb and gives it back for the TX completion when its last frame has left. A port
+ * faster than the link (hosts.H.nic.rate) sends the frames back to back at its own rate into the
+ * link's queue, a bottleneck beyond the NIC: the link gets a copy whose first frame is there
+ * after one frame time of the port, and the driver completes the skb when the port is done. */
+static void nic_port_send(Nic *n, Skb *skb)
+{
+    if (!n->fast_port) {
+        link_dir_xmit(n->tx, skb);
+        return;
+    }
+    Sim *sim = n->dev.host->sim;
+    sim_time_t start = sim_now(sim);
+    if (skb->ready_ns > start)
+        start = skb->ready_ns;
+    if (n->port_free > start)
+        start = n->port_free;
+    uint64_t rate = n->conf->rate_bps;
+    uint32_t first = wire_frames(skb) > 1 ? wire_frame_payload(skb) : wire_last_payload(skb);
+    Skb *copy = skb_clone(n->dev.host->pool, skb);
+    copy->ready_ns = start + sim_tx_time_ns(wire_frame_bytes(skb, first), rate);
+    n->port_free = start + sim_tx_time_ns(wire_skb_bytes(skb), rate);
+    skb->ready_ns = n->port_free; /* from here on: its completion time */
+    skb_queue_tail(&n->port, skb);
+    if (!sim_event_pending(&n->port_ev))
+        sim_schedule_at(sim, &n->port_ev, skb->ready_ns);
+    link_dir_xmit(n->tx, copy);
+}
+
+/* The port has sent the head skb: TX completion, as the link's departure gives it otherwise. */
+static void nic_port_done(Sim *sim, void *ctx)
+{
+    Nic *n = ctx;
+    Skb *skb = skb_dequeue(&n->port);
+    nic_tx_done(&n->dev, skb);
+    if (!skb_queue_empty(&n->port))
+        sim_schedule_at(sim, &n->port_ev, n->port.head->ready_ns);
+}
+
 static void nic_qdisc_run(Nic *n)
 {
     if (n->qdisc_running)
@@ -140,7 +179,7 @@ static void nic_qdisc_run(Nic *n)
         else
             netdev_tap(&n->dev, skb);
         if (n->tx) {
-            link_dir_xmit(n->tx, skb);
+            nic_port_send(n, skb);
         } else {
             n->dev.stats.link_drops++; /* no cable: the frames go nowhere */
             n->dev.host->drop_tally++;
@@ -175,7 +214,11 @@ int nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
 
 void nic_attach_link(NetDev *dev, LinkDir *tx)
 {
-    nic_of(dev)->tx = tx;
+    Nic *n = nic_of(dev);
+    n->tx = tx;
+    n->fast_port = n->conf->rate_bps > link_dir_rate(tx);
+    if (n->fast_port)
+        link_dir_set_copies(tx);
 }
 
 void nic_tx_done(NetDev *dev, Skb *skb)
@@ -331,6 +374,8 @@ NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index)
     n->conf = conf;
     skb_queue_init(&n->qdisc);
     skb_queue_init(&n->tx_done);
+    skb_queue_init(&n->port);
+    sim_event_init(&n->port_ev, nic_port_done, n, EVK_NIC_TX, n->dev.obj);
     n->rx_frame_truesize = truesize_rx_frame(conf->mtu);
     dql_init(&n->dql, SIM_S, sim_now(h->sim)); /* netdev_queue_init: slack hold time HZ = 1 s */
     n->nq = conf->rx_queues;
@@ -349,6 +394,8 @@ void nic_free(NetDev *dev)
     g_free(n->q);
     skb_queue_purge(&n->qdisc, pool);
     skb_queue_purge(&n->tx_done, pool);
+    sim_cancel(dev->host->sim, &n->port_ev);
+    skb_queue_purge(&n->port, pool);
     netdev_destroy_common(dev);
     g_free(n);
 }

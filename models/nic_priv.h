@@ -45,6 +45,12 @@ struct Nic {
     bool qdisc_running;   /* __QDISC_STATE_RUNNING: qdisc_run is not re-entered */
     bool bql_xoff;        /* __QUEUE_STATE_STACK_XOFF: BQL stopped the queue (conf->bql) */
     Dql dql;              /* the TX ring's byte queue limit (conf->bql) */
+    /* a port faster than the link (conf->rate_bps above it): skbs whose frames the port is
+     * sending, each with its completion time in ready_ns, in order */
+    bool fast_port;
+    SkbQueue port;
+    SimEvent port_ev;     /* the head's completion */
+    sim_time_t port_free; /* when the port has sent everything handed to it */
     SkbQueue tx_done;     /* skbs whose last frame left, waiting for the TX clean in queue 0 */
     /* receive */
     uint32_t rx_frame_truesize;

@@ -170,6 +170,29 @@ static gboolean check_links(const ScenarioConf *c, const ConfNode *root, const c
     return TRUE;
 }
 
+/* hosts.H.nic.rate, when set, is at least the rate of every link H sends into. */
+static gboolean check_nic_rates(const ScenarioConf *c, const ConfNode *root, const char *file,
+                                GError **error)
+{
+    for (guint i = 0; i < c->links->len; i++) {
+        const LinkConf *l = g_ptr_array_index(c->links, i);
+        const char *ends[2] = { l->a, l->b };
+        for (int e = 0; e < 2; e++) {
+            const HostConf *h = scenario_conf_host(c, ends[e]);
+            if (!h || !h->nic.rate_bps || h->nic.rate_bps >= l->rate_bps)
+                continue;
+            g_autofree char *path = g_strdup_printf("hosts.%s.nic.rate", h->name);
+            conf_set_error(error, file, locate(root, path), SKSIM_CONF_ERROR_RANGE,
+                           "%s is %" PRIu64 " bit/s, below the %" PRIu64 " bit/s of link '%s' it "
+                           "sends into: a NIC slower than its link would be the bottleneck "
+                           "itself; leave it unset for a NIC at the link's rate",
+                           path, h->nic.rate_bps, l->rate_bps, l->name);
+            return FALSE;
+        }
+    }
+    return TRUE;
+}
+
 static gboolean check_workloads(const ScenarioConf *c, const ConfNode *root, const char *file,
                                 GError **error)
 {
@@ -199,5 +222,5 @@ gboolean conf_check(const ScenarioConf *c, const ConfNode *root, const char *fil
 {
     return check_hosts_present(c, root, file, error) && check_times(c, root, file, error) &&
            check_irq_cpus(c, root, file, error) && check_links(c, root, file, error) &&
-           check_workloads(c, root, file, error);
+           check_nic_rates(c, root, file, error) && check_workloads(c, root, file, error);
 }

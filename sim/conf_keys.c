@@ -210,6 +210,13 @@ static const ConfKey table[] = {
          "wait in the qdisc and a sender's own frames never overrun the link queue. false = "
          "kernels before 3.3: the ring takes up to tx_ring skbs, whose frames can overflow "
          "links.L.queue at the sender."),
+    HOST("nic", "nic.rate", CONF_T_RATE, nic.rate_bps, "0", NULL, NULL,
+         "Port speed of the host's NIC; 0 (the default) = the rate of the link it sends into, so "
+         "the link's queue holds only what BQL lets out of the ring. Faster than the link: the "
+         "link is a bottleneck beyond the NIC (a switch port, a shaper) with links.L.queue as "
+         "its drop-tail buffer; the NIC sends each skb's frames back to back at this rate and "
+         "completes them (TSQ, BQL) when its port is done, so a sender can overrun that buffer. "
+         "Must not be below the rate of any link the host sends into."),
     HOST("nic", "nic.gro", CONF_T_BOOL, nic.gro, "true", NULL, NULL,
          "Generic receive offload: NAPI merges a flow's segments up to 64 KiB (ethtool -K gro on)."),
     HOST("nic", "nic.tso", CONF_T_BOOL, nic.tso, "true", NULL, NULL,
@@ -383,8 +390,11 @@ static const ConfKey table[] = {
     {.section = CONF_SEC_LINK, .key = "queue", .type = CONF_T_QUEUE,
      .offset = offsetof(LinkConf, queue_bytes), .aux_offset = offsetof(LinkConf, queue_pkts),
      .def = "1000pkt", .min = "1", .max = "4294967295",
-     .doc = "Drop-tail limit of each direction's queue, in packets (pkt) or bytes; 1000pkt like a "
-            "txqueuelen-1000 port."},
+     .doc = "Drop-tail limit, in packets (pkt) or bytes, of each direction's buffer when the "
+            "sending host's NIC is faster than the link (hosts.H.nic.rate): the bottleneck "
+            "beyond the NIC, a switch port's buffer. A NIC at the link's rate (the default) is "
+            "the link's port, whose frames wait in its TX ring and qdisc and are never dropped "
+            "here."},
     LINK("loss", CONF_T_RATIO, loss, "0", "0", "100%", "Random loss probability per packet."),
 
     /* ---- workloads.<workload> ---- */

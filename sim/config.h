@@ -109,6 +109,7 @@ typedef struct NicConf {
     uint32_t tx_ring;          /* hosts.H.nic.tx_ring, descriptors */
     uint32_t qdisc_limit;      /* hosts.H.nic.qdisc_limit, packets */
     bool bql;                  /* hosts.H.nic.bql: byte queue limits on the TX ring (3.3+) */
+    uint64_t rate_bps;         /* hosts.H.nic.rate: port speed; 0 = the rate of its link */
     bool gro;                  /* hosts.H.nic.gro */
     bool tso;                  /* hosts.H.nic.tso */
     bool gso;                  /* hosts.H.nic.gso: software segmentation when tso is off */

@@ -50,7 +50,8 @@ static void test_single_flow_line_rate(void)
     g_assert_cmpfloat(fabs(f->goodput_bps - expect) / expect, <, 0.02);
 }
 
-/* Four identical flows through one drop-tail bottleneck share it fairly: Jain's index
+/* Four identical flows through one drop-tail bottleneck (a 1 Gbit/s link beyond the sender's
+ * 10 Gbit/s NIC, hosts.a.nic.rate) share it fairly: Jain's index
  * (sum x)^2 / (n * sum x^2) >= 0.95, and together they still fill the link within 2 %.
  * Fairness comes from losses (CUBIC's multiplicative decrease), so the flows get a second of
  * warm-up to leave slow start behind and four seconds to converge. The link is 1 Gbit/s with a
@@ -62,7 +63,7 @@ static const char *four_flows_fair =
     "duration: 5s\n"
     "warmup: 1s\n"
     "hosts:\n"
-    "  a: {cpus: 2}\n"
+    "  a: {cpus: 2, nic: {rate: 10Gbit}}\n"
     "  b: {cpus: 2, nic: {irq_cpu: 1}}\n"
     "links:\n"
     "  wire: {a: a, b: b, rate: 1Gbit, delay: 10us, queue: 100pkt}\n"
@@ -84,8 +85,8 @@ static void test_four_flows_fair(void)
     double jain = sum * sum / (4.0 * sum2);
     double expect = 1e9 * 1448.0 / (1448.0 + WIRE_FRAME_OVERHEAD);
     g_test_message("Jain %.4f, total %.4f Gbit/s", jain, sum / 1e9);
-    /* the 100-frame queue is below what BQL lets out of a's NIC (~80 frames + one TSO skb):
-     * the drops that make the flows fair are counted on the sending host, none on b */
+    /* a's 10 Gbit/s NIC overruns the 1 Gbit/s bottleneck's 100 frames: the drops that make
+     * the flows fair are counted on the sending host, none on b */
     const HostResult *a = g_ptr_array_index(r->hosts, 0), *b = g_ptr_array_index(r->hosts, 1);
     g_assert_cmpstr(a->name, ==, "a");
     g_assert_cmpuint(a->counters.v[CTR_SksimLinkQueueDrops], >, 0);
@@ -130,6 +131,42 @@ static void test_own_nic_never_overruns_link(void)
     const HostResult *a = g_ptr_array_index(r->hosts, 0);
     g_assert_cmpuint(a->counters.v[CTR_SksimLinkQueueDrops], ==, 0);
     g_assert_cmpuint(a->counters.v[CTR_SksimQdiscDrops], ==, 0);
+}
+
+/* A bottleneck beyond the NIC (hosts.H.nic.rate above the link's rate): the 10 Gbit/s port
+ * sends each TSO skb's frames at 10 Gbit/s into a 1 Gbit/s link whose 50-frame buffer slow
+ * start overruns, so frames are dropped there and retransmitted. With the NIC at the link's own
+ * rate (the default) the link is its port: the frames wait in its ring (BQL) and qdisc, not in
+ * a buffer they could overflow, and the same flow never loses one, as a Linux sender on a
+ * 1 Gbit/s NIC does not. */
+static const char *nic_faster_than_link =
+    "name: e2e-port\n"
+    "duration: 1s\n"
+    "warmup: 0s\n"
+    "hosts:\n"
+    "  a: {cpus: 2, nic: {rate: %s}}\n"
+    "  b: {cpus: 2, nic: {irq_cpu: 1}}\n"
+    "links:\n"
+    "  wire: {a: a, b: b, rate: 1Gbit, delay: 1ms, queue: 50pkt}\n"
+    "workloads:\n"
+    "  bulk: {type: stream, from: a, to: b, to_cpus: [0]}\n";
+
+static uint64_t port_drops(const char *rate, uint64_t *retrans)
+{
+    g_autofree char *yaml = g_strdup_printf(nic_faster_than_link, rate);
+    g_autoptr(RunResult) r = run_text(yaml, NULL);
+    const HostResult *a = g_ptr_array_index(r->hosts, 0);
+    *retrans = ((const FlowResult *)g_ptr_array_index(r->flows, 0))->retrans_segs;
+    return a->counters.v[CTR_SksimLinkQueueDrops];
+}
+
+static void test_nic_faster_than_link(void)
+{
+    uint64_t retrans;
+    g_assert_cmpuint(port_drops("10Gbit", &retrans), >, 0);
+    g_assert_cmpuint(retrans, >, 0);
+    g_assert_cmpuint(port_drops("0", &retrans), ==, 0);
+    g_assert_cmpuint(retrans, ==, 0);
 }
 
 /* The same scenario and seed give the same run, event for event. */
@@ -426,6 +463,7 @@ int main(int argc, char **argv)
     g_test_add_func("/e2e/line-rate-without-timestamps", test_line_rate_without_timestamps);
     g_test_add_func("/e2e/four-flows-fair", test_four_flows_fair);
     g_test_add_func("/e2e/own-nic-never-overruns-link", test_own_nic_never_overruns_link);
+    g_test_add_func("/e2e/nic-faster-than-link", test_nic_faster_than_link);
     g_test_add_func("/e2e/cpu-profile-adds-up", test_cpu_profile_adds_up);
     g_test_add_func("/e2e/software-gso", test_software_gso);
     g_test_add_func("/e2e/read-pause", test_read_pause);

@@ -103,17 +103,25 @@ static void test_back_to_back(void)
     fix_free(&f);
 }
 
+/* Drop-tail is the buffer of a bottleneck beyond a faster NIC (hosts.H.nic.rate): a's port runs
+ * at 100 Gbit/s, where a 1538-byte frame takes 123.04 -> 124 ns, so each skb reaches the link
+ * 124 ns after the port starts it. */
+#define RATE_100G 100000000000ull
+#define FT_PORT 124
+
 /* Drop-tail in packets, limit 10 frames (the one on the wire included). A 45-frame skb at t = 0
- * keeps its first 10 frames, 35 dropped, and loses its PSH with its last frame. At t = 2463 two
- * frames have left (at 1231 and 2462), so 8 are queued and a second 45-frame skb keeps 2
- * frames (43 dropped); they follow the first skb's 10: arrivals at (10 + k + 1) * 1231 + 10000. */
+ * keeps its first 10 frames, 35 dropped, and loses its PSH with its last frame. At t = 124 +
+ * 2463 two frames have left (at 124 + 1231 and 124 + 2462), so 8 are queued and a second
+ * 45-frame skb keeps 2 frames (43 dropped); they follow the first skb's 10: arrivals at 124 +
+ * (10 + k + 1) * 1231 + 10000. */
 static void test_drop_tail_packets(void)
 {
     NetFix f;
     fix_init(&f, 1);
+    f.conf[0].nic.rate_bps = RATE_100G;
     fix_link(&f, RATE_10G, DELAY, 10, 0.0);
     ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
-    sim_run_until(f.sim, 2463);
+    sim_run_until(f.sim, FT_PORT + 2463);
     ip_output(&f.host[0], fix_data(&f, 0, 1, 65160, 65160, 1448, true), NULL);
     sim_run_until(f.sim, SIM_S);
     NetDevStats s = netdev_stats(f.nic[0]);
@@ -127,7 +135,7 @@ static void test_drop_tail_packets(void)
     for (guint k = 0; k < 2; k++) {
         const Delivery *d = fix_rx(&f, 1, 10 + k);
         g_assert_cmpuint(d->seq, ==, 65160 + (uint64_t)k * 1448);
-        g_assert_cmpint(d->t, ==, (sim_time_t)(10 + k + 1) * FT_1448 + DELAY);
+        g_assert_cmpint(d->t, ==, FT_PORT + (sim_time_t)(10 + k + 1) * FT_1448 + DELAY);
     }
     fix_free(&f);
 }
@@ -137,6 +145,7 @@ static void test_drop_tail_bytes(void)
 {
     NetFix f;
     fix_init(&f, 1);
+    f.conf[0].nic.rate_bps = RATE_100G;
     fix_link(&f, RATE_10G, DELAY, 0, 0.0);
     f.lconf.queue_bytes = 5 * 1538 + 100;
     ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
