@@ -605,6 +605,12 @@ static void check_preempt(Cpu *cpu, Task *t)
             kick(cpu);
         return;
     }
+    /* check_preempt_wakeup() returns before its test when curr already has TIF_NEED_RESCHED
+     * ("We can come here with TIF_NEED_RESCHED already set", kernel/sched/fair.c since 2008,
+     * aec0a5142cb5): a second wake-up before the switch marks no buddy, so under CFS the first
+     * preempting wakee stays the next buddy and curr's last-buddy mark is not renewed. */
+    if (cpu->need_resched)
+        return;
     if (rq_wakeup_preempt(&cpu->rq, t))
         cpu->need_resched = true;
 }

@@ -380,6 +380,73 @@ static void test_cfs_last_buddy(void)
     g_assert_true(rq_pick_next(&rq) == &cur); /* 9.5 ms, 0.5 ms behind the leftmost 9.0 */
 }
 
+/* Two wake-ups before the switch (CFS): check_preempt_wakeup() returns at once when curr
+ * already has TIF_NEED_RESCHED, so the second wakee is not made the next buddy over the first.
+ * S hogs the CPU; P1 and P2 ran 100 us each at the start and slept. At 20 ms both are woken in
+ * that order, each placed at min_vruntime - latency/2 (equal vruntimes, P1 queued first). The
+ * first wake-up preempts and marks P1; the second finds need_resched set and marks nothing, so
+ * the switch runs P1 (the next buddy, and the leftmost) before P2. Marking P2 over it would run
+ * P2 first, as the buddy is within wakeup_granularity of the leftmost. */
+typedef struct {
+    Task t;
+    int runs;
+    char name;
+    Turns *turns;
+} Napper;
+
+static void napper_step(Task *t)
+{
+    Napper *n = t->ctx;
+    n->runs++;
+    log_turn(n->turns, n->name, sim_now(t->host->sim));
+    cpu_charge(t->cpu, 100 * SIM_US);
+    task_sleep(t);
+}
+
+typedef struct {
+    SimEvent ev;
+    Task *a, *b;
+} WakeTwo;
+
+static void wake_two_fire(Sim *sim, void *ctx)
+{
+    (void)sim;
+    WakeTwo *w = ctx;
+    task_wake(w->a, NULL);
+    task_wake(w->b, NULL);
+}
+
+static void test_cfs_second_wakeup_no_buddy(void)
+{
+    TestHost *th = quiet_host(SCHED_CFS);
+    Turns turns = { 0 };
+    Hog s;
+    Napper p1 = { .name = '1', .turns = &turns }, p2 = { .name = '2', .turns = &turns };
+    hog_init(&s, th, 'S', &turns);
+    task_init(&p1.t, &th->host, "p1", napper_step, &p1, NULL);
+    task_init(&p2.t, &th->host, "p2", napper_step, &p2, NULL);
+    task_start(&s.t);
+    task_start(&p1.t);
+    task_start(&p2.t);
+    WakeTwo w = { .a = &p1.t, .b = &p2.t };
+    sim_event_init(&w.ev, wake_two_fire, &w, 0, 0);
+    sim_schedule_at(th->sim, &w.ev, 20 * SIM_MS);
+    sim_run_until(th->sim, 21 * SIM_MS);
+    g_assert_cmpint(p1.runs, ==, 2);
+    g_assert_cmpint(p2.runs, ==, 2);
+    g_assert_cmpuint(p1.t.vruntime - 100 * SIM_US, ==, p2.t.vruntime - 100 * SIM_US);
+    /* the first turns from 20 ms on: 1, then 2, then S again */
+    int k = 0;
+    while (k < turns.n && turns.start[k] < 20 * SIM_MS)
+        k++;
+    g_assert_cmpint(k + 3, <=, turns.n);
+    g_assert_cmpint(turns.who[k - 1], ==, 'S');
+    g_assert_cmpint(turns.who[k], ==, '1');
+    g_assert_cmpint(turns.who[k + 1], ==, '2');
+    g_assert_cmpint(turns.who[k + 2], ==, 'S');
+    test_host_free(th);
+}
+
 /* sched_nr_latency follows the tunables (sched_update_scaling): latency 6 ms, min_granularity
  * 2 ms -> 3, so four runnable tasks stretch the period to 4 x 2 ms: a 2 ms slice. */
 static void test_cfs_nr_latency(void)
@@ -411,6 +478,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sched/cfs/next-buddy", test_cfs_next_buddy);
     g_test_add_func("/sched/cfs/last-buddy", test_cfs_last_buddy);
     g_test_add_func("/sched/cfs/nr-latency", test_cfs_nr_latency);
+    g_test_add_func("/sched/cfs/second-wakeup-no-buddy", test_cfs_second_wakeup_no_buddy);
     g_test_add_func("/sched/eevdf/base-slice-turns", test_eevdf_base_slice_turns);
     g_test_add_func("/sched/eevdf/run-to-parity", test_eevdf_run_to_parity);
     g_test_add_func("/sched/eevdf/deadline-renewal", test_eevdf_deadline_renewal);
