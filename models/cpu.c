@@ -522,10 +522,20 @@ static void cpu_schedule(Cpu *cpu)
     sim_schedule_in(cpu->sim, &cpu->ev, switch_ns);
 }
 
+/* stack.softirq.defer_to_ksoftirqd, 4.9-6.4: ksoftirqd_running() - while ksoftirqd/N is
+ * runnable (task_is_running), invoke_softirq() at irq_exit and do_softirq() at local_bh_enable
+ * return without running the pending softirqs: ksoftirqd runs them when it is scheduled
+ * (4cd13c21b207 "softirq: Let ksoftirqd do its job", reverted by d15121be7485). */
+static bool softirq_left_to_ksoftirqd(const Cpu *cpu)
+{
+    const StackConf *st = cpu->host->stack;
+    return st && st->softirq_defer_to_ksoftirqd && cpu->ksoftirqd.state != TASK_SLEEPING;
+}
+
 static bool softirq_may_run(const Cpu *cpu)
 {
     return cpu->softirq_wanted && softirq_has_work(&cpu->softirq) &&
-           (!cpu->curr || cpu->curr->bh_disable_count == 0);
+           (!cpu->curr || cpu->curr->bh_disable_count == 0) && !softirq_left_to_ksoftirqd(cpu);
 }
 
 static void cpu_dispatch(Cpu *cpu)
@@ -992,10 +1002,12 @@ static void cpu_interrupt(Cpu *cpu)
 
 /* irq_exit(): pending softirq work runs now unless a __do_softirq is already running here (an
  * interrupt inside softirq or inside ksoftirqd's run leaves it to that run). Since the 2023
- * revert of 4cd13c21b207 this does not depend on ksoftirqd being runnable. */
+ * revert of 4cd13c21b207 this does not depend on ksoftirqd being runnable; 4.9-6.4 kernels
+ * (stack.softirq.defer_to_ksoftirqd) leave it to a runnable ksoftirqd. */
 static void irq_exit_softirq(Cpu *cpu)
 {
-    if (!softirq_has_work(&cpu->softirq) || softirq_active(&cpu->softirq))
+    if (!softirq_has_work(&cpu->softirq) || softirq_active(&cpu->softirq) ||
+        softirq_left_to_ksoftirqd(cpu))
         return;
     cpu->softirq_wanted = true;
     cpu_interrupt(cpu);

@@ -33,8 +33,10 @@
  * Era: current kernels. "softirq: Let ksoftirqd do its job" (4cd13c21b207, 4.9), under which an
  * interrupt did not run softirqs inline while ksoftirqd was runnable, was reverted in 2023
  * (d15121be7485, 6.5); so here an interrupt runs pending work inline whenever the interrupted
- * context allows, whether or not ksoftirqd is runnable. An interrupt during ksoftirqd's
- * __do_softirq finds in_interrupt() (the run holds SOFTIRQ_OFFSET) and leaves the work to it.
+ * context allows, whether or not ksoftirqd is runnable, unless stack.softirq.defer_to_ksoftirqd
+ * asks for the 4.9-6.4 rule (models/cpu.c softirq_left_to_ksoftirqd). An interrupt during
+ * ksoftirqd's __do_softirq finds in_interrupt() (the run holds SOFTIRQ_OFFSET) and leaves the
+ * work to it.
  * With one NAPI that keeps using its whole weight every round is one poll (the repoll list is
  * all that is left, net_rx_action re-raises), so after MAX_SOFTIRQ_RESTART polls without the
  * ring emptying ksoftirqd takes over; the device interrupt stays masked until a poll completes.

@@ -147,6 +147,14 @@ static const ConfKey table[] = {
              "2 ms (MAX_SOFTIRQ_TIME), when need_resched is set, or after 10 rounds (c10d73671ad3 "
              "\"softirq: reduce latencies\", 3.9); restarts = after 10 rounds only "
              "(MAX_SOFTIRQ_RESTART, 2.6-3.8)."),
+    STACK("softirq.defer_to_ksoftirqd", CONF_T_BOOL, softirq_defer_to_ksoftirqd, "false", NULL,
+          NULL,
+          "While ksoftirqd/N is runnable, an interrupt's irq_exit (invoke_softirq) and "
+          "local_bh_enable (do_softirq) leave pending softirqs to it instead of running them "
+          "(ksoftirqd_running(): 4cd13c21b207 \"softirq: Let ksoftirqd do its job\", 4.9, to its "
+          "revert d15121be7485 in 2023 (6.5, notes C.6); HI and TASKLET, not modelled, exempt since "
+          "2018). "
+          "false = before 4.9 and 6.5+: pending work runs there whenever the context allows."),
 
     /* ---- hosts.<host> ---- */
     HOST(NULL, "cpus", CONF_T_U32, cpus, "1", "1", "1024", "CPUs of the host, one run queue each."),

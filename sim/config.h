@@ -53,6 +53,7 @@ typedef struct StackConf {
     KTimerWheel timer_wheel;              /* stack.timer.wheel */
     bool recvmsg_cleanup_before_flush;    /* stack.recvmsg.cleanup_before_flush (< 5.17) */
     SoftirqLimit softirq_limit;           /* stack.softirq.limit */
+    bool softirq_defer_to_ksoftirqd;      /* stack.softirq.defer_to_ksoftirqd (4.9-6.4) */
 } StackConf;
 
 /* ---- hosts ----------------------------------------------------------------------------------- */

@@ -412,6 +412,44 @@ static void test_tick_runs_pending_inline(void)
     test_host_free(th);
 }
 
+/* The same run with stack.softirq.defer_to_ksoftirqd (4.9-6.4, ksoftirqd_running()): ksoftirqd
+ * is runnable from 740.6 us, so the 1 ms and 2 ms ticks' irq_exit leave the 360 pending packets
+ * to it. It runs when S's request ends: at the 2 ms tick S.v = 98 + (2000 - 740.6) = 1357.4 us
+ * < 1.5 ms, at the 3 ms tick 2357.4 us has passed the deadline (resched, ksoftirqd eligible at
+ * V with the earlier deadline). S's 10 us steps, pushed back by the 640.6 us of the inline run,
+ * start at 642.6 + 10k us: the one from 3002.6 us sees need_resched at its return to user and
+ * yields at its end, 3012.6 us; after the 2 us switch ksoftirqd does packets 641-1000 itself,
+ * the first acting at 3014.6 us (its __do_softirq entry is charged with it). */
+static void test_defer_to_runnable_ksoftirqd(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.policy = SCHED_EEVDF;
+    th->conf.sched.base_slice_ns = 3 * SIM_MS;
+    th->stack.softirq_defer_to_ksoftirqd = true;
+    test_host_build(th);
+    Spinner s = { 0 };
+    task_init(&s.t, &th->host, "s", spinner_step, &s, NULL);
+    task_start(&s.t);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi a;
+    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
+    Raise r = { .w = { &a.napi.w }, .n = 1 };
+    raise_at(th, &r, 100 * SIM_US);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    g_assert_cmpint(log->n, ==, 1000);
+    g_assert_cmpint(count_inline(log), ==, 640);
+    g_assert_false(log->in_ksoftirqd[639]);
+    g_assert_true(log->in_ksoftirqd[640]);
+    g_assert_cmpint(log->at[640], ==, 3014600);
+    CpuStats st = cpu_stats(th->cpus[0]);
+    g_assert_cmpuint(st.softirq_runs, ==, 1);
+    g_assert_cmpuint(st.ksoftirqd_wakeups, ==, 1);
+    g_assert_cmpint(st.softirq_ns, ==, 640600);
+    g_assert_cmpint(cpu_ksoftirqd(th->cpus[0])->runtime_ns, ==, 300 + 360 * 1000);
+    g_free(log);
+    test_host_free(th);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -426,5 +464,6 @@ int main(int argc, char **argv)
     g_test_add_func("/softirq/restart-count-only-before-3.9", test_restart_count_only_before_3_9);
     g_test_add_func("/softirq/wake-on-idle-stops-restart", test_wake_on_idle_stops_restart);
     g_test_add_func("/softirq/tick-runs-pending-inline", test_tick_runs_pending_inline);
+    g_test_add_func("/softirq/defer-to-runnable-ksoftirqd", test_defer_to_runnable_ksoftirqd);
     return g_test_run();
 }
