@@ -85,6 +85,7 @@ def nic_lines(r, ncpus):
     lines = ["    nic:", f"      mtu: {r.choice([68, 576, 1500, 1500, 1500, 9000, 65536])}",
              f"      gro: {flag(r, .7)}", f"      tso: {flag(r, .8)}",
              f"      bql: {flag(r, .8)}",
+             f"      rate: {r.choice(['0', '0', '0', '1Tbit'])}",
              f"      irq_cpu: {r.randrange(ncpus)}",
              f"      irq_coalesce: {r.choice(['0', '0', '10us', '100us', '1ms'])}",
              f"      rx_queues: {r.choice([1, 1, 2, 4, 8, 64])}"]
