@@ -359,6 +359,7 @@ static int tcp_ack_old(TcpSock *tp, const Skb *skb, int flag, Cpu *cpu)
     int rexmit = REXMIT_NONE;
     flag |= tcp_sacktag_write_queue(tp, skb, &st);
     tcp_fastretrans_alert(tp, tp->snd_una, 0, &flag, &rexmit, cpu);
+    tcp_moderate_cwnd_after_ack(tp);
     tcp_xmit_recovery(tp, rexmit, cpu);
     return 0;
 }
@@ -402,6 +403,7 @@ static void tcp_ack_finish(TcpSock *tp, const Skb *skb, int flag, uint64_t ack, 
     if (tcp_is_sack(tp))
         tcp_rack_update_reo_wnd(tp, st->prior_delivered);
     tcp_cong_control(tp, ack, (uint32_t)(tp->delivered - st->prior_delivered), flag);
+    tcp_moderate_cwnd_after_ack(tp);
     tcp_xmit_recovery(tp, rexmit, cpu);
 }
 
@@ -443,6 +445,7 @@ int tcp_ack(TcpSock *tp, const Skb *skb, int flag, Cpu *cpu)
         if (flag & FLAG_DSACKING_ACK) {
             int rexmit = REXMIT_NONE;
             tcp_fastretrans_alert(tp, st.prior_snd_una, 0, &flag, &rexmit, cpu);
+            tcp_moderate_cwnd_after_ack(tp);
         }
         tcp_ack_probe(tp, cpu);
         if (tp->tlp_high_seq)

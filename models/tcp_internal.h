@@ -152,6 +152,7 @@ struct TcpSock {
     uint32_t max_packets_out;
     uint64_t cwnd_usage_seq;
     bool is_cwnd_limited;
+    bool cwnd_moderate;            /* this ACK ends in tcp_moderate_cwnd (tcp.moderate_cwnd) */
     uint32_t snd_cwnd_used;        /* most packets out while not cwnd-limited (RFC 2861) */
     uint64_t snd_cwnd_stamp;       /* jiffies when cwnd was last grown, set or validated */
     uint32_t prr_delivered, prr_out;
@@ -421,6 +422,7 @@ void tcp_enter_loss(TcpSock *tp);
 void tcp_init_cwnd_reduction(TcpSock *tp);
 void tcp_enter_cwr(TcpSock *tp);
 void tcp_end_cwnd_reduction(TcpSock *tp);
+void tcp_moderate_cwnd_after_ack(TcpSock *tp);
 void tcp_set_ca_state(TcpSock *tp, uint8_t state);
 void tcp_try_keep_open(TcpSock *tp);
 void tcp_enter_recovery(TcpSock *tp);

@@ -52,12 +52,39 @@ void tcp_try_keep_open(TcpSock *tp)
     }
 }
 
+/* tcp_moderate_cwnd (2.6-4.x, hosts.H.tcp.moderate_cwnd): "preventing bursts due to too big
+ * ACKs in dubious situations", cwnd = min(cwnd, in flight + tcp_max_burst), where
+ * tcp_max_burst() is tp->reordering. The loss state machine only asks for it
+ * (tp->cwnd_moderate); tcp_ack applies it after the ACK's cwnd growth, as 3.x did: its tcp_ack
+ * ran tcp_cong_avoid before tcp_fastretrans_alert on a dubious ACK (tcp_may_raise_cwnd). */
+static void tcp_ask_moderate_cwnd(TcpSock *tp)
+{
+    if (tcp_conf(tp)->moderate_cwnd)
+        tp->cwnd_moderate = true;
+}
+
+void tcp_moderate_cwnd_after_ack(TcpSock *tp)
+{
+    if (!tp->cwnd_moderate)
+        return;
+    tp->cwnd_moderate = false;
+    uint32_t cap = tcp_packets_in_flight(tp) + tp->reordering;
+    if (tp->snd_cwnd > cap)
+        tp->snd_cwnd = cap;
+    tp->snd_cwnd_stamp = tcp_jiffies(tp);
+}
+
+/* tcp_try_to_open: Open or Disorder, unless in CWR; 3.x moderated cwnd when the result was not
+ * Open (tcp.moderate_cwnd). */
 static void tcp_try_to_open(TcpSock *tp)
 {
     if (!tcp_any_retrans_done(tp))
         tp->retrans_stamp = 0;
-    if (tp->ca_state != TCP_CA_CWR)
+    if (tp->ca_state != TCP_CA_CWR) {
         tcp_try_keep_open(tp);
+        if (tp->ca_state != TCP_CA_Open)
+            tcp_ask_moderate_cwnd(tp);
+    }
 }
 
 void tcp_mark_skb_lost(TcpSock *tp, Skb *skb)
@@ -277,8 +304,10 @@ static bool tcp_try_undo_recovery(TcpSock *tp)
     } else if (tp->rack.reo_wnd_persist) {
         tp->rack.reo_wnd_persist--;
     }
-    if (tcp_is_non_sack_preventing_reopen(tp))
+    if (tcp_is_non_sack_preventing_reopen(tp)) {
+        tcp_ask_moderate_cwnd(tp); /* 3.x: "Hold old state until something *above* high_seq" */
         return true;
+    }
     tcp_set_ca_state(tp, TCP_CA_Open);
     return false;
 }
@@ -463,6 +492,9 @@ void tcp_fastretrans_alert(TcpSock *tp, uint64_t prior_snd_una, uint32_t num_dup
         return;
     case TCP_CA_Loss:
         tcp_process_loss(tp, flag, num_dupack, rexmit);
+        /* 3.x: every ACK in Loss that undid nothing moderated cwnd before retransmitting */
+        if (tp->ca_state == TCP_CA_Loss && *rexmit == REXMIT_LOST)
+            tcp_ask_moderate_cwnd(tp);
         tcp_identify_packet_loss(tp, ack_flag, cpu);
         if (!(tp->ca_state == TCP_CA_Open || (*ack_flag & FLAG_LOST_RETRANS)))
             return;

@@ -297,6 +297,14 @@ static const ConfKey table[] = {
          "(sk_wmem_alloc above the tail's truesize); that data's TX completion runs the TSQ "
          "handler, which sends the tail grown by later writes (TcpExtTCPAutoCorking). false = "
          "kernels before 3.14, which sent it at once (Nagle permitting)."),
+    HOST("tcp", "tcp.moderate_cwnd", CONF_T_BOOL, tcp.moderate_cwnd, "false", NULL, NULL,
+         "Cwnd moderation of 2.6-4.x (tcp_moderate_cwnd, tcp_input.c): cwnd = min(cwnd, in "
+         "flight + tcp_max_burst), tcp_max_burst being tp->reordering (3), on every ACK that "
+         "leaves the sender in Disorder (tcp_try_to_open), on every ACK in Loss that undoes "
+         "nothing, and when a non-SACK sender holds Recovery or Loss at high_seq "
+         "(tcp_try_undo_recovery); in the kernel this follows the ACK's cwnd growth, as here. "
+         "Read in the 3.2-3.4 tcp_input.c; 6.x has no tcp_moderate_cwnd. false = no moderation, "
+         "as now: a SACK that leaves a hole lets the sender send up to its full cwnd."),
     HOST("tcp", "tcp.slow_start_after_idle", CONF_T_BOOL, tcp.slow_start_after_idle, "true", NULL,
          NULL,
          "net.ipv4.tcp_slow_start_after_idle=1 (the default of every kernel, RFC 2861): a sender "

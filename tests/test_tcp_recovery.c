@@ -582,6 +582,51 @@ static void test_rto_eagain_backs_off(void)
     th_free(tb);
 }
 
+/* Cwnd moderation (hosts.H.tcp.moderate_cwnd; tcp_moderate_cwnd and tcp_try_to_open of the
+ * 3.2-3.4 tcp_input.c). 8 one-MSS skbs leave at t = 0 and cwnd is then raised to 30 (white box,
+ * as after an undo restored a large cwnd). The first skb is lost, the second arrives at 10 ms and
+ * its SACK reaches the sender at 20 ms: one segment SACKed is under dupthresh and RACK's
+ * reordering window (min_rtt / 4) keeps the hole from being marked lost, so the sender goes to
+ * Disorder. 3.x then cuts cwnd to in flight (8 - 1 sacked = 7) + tcp_max_burst (reordering 3) =
+ * 10; today cwnd stays 30, and the SACK alone would let 23 more segments out at once. */
+static void run_disorder_sack(bool moderate, uint32_t *cwnd, uint8_t *state)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++)
+        tb->conf[i].tcp.moderate_cwnd = moderate;
+    th_connect(tb, 1500);
+    uint32_t mss = tb->a->mss_cache;
+    for (int i = 0; i < 8; i++)
+        th_write(tb->a, mss);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 8);
+    tb->a->snd_cwnd = 30;
+    th_drop(tb, 0);
+    th_run_to(tb, 10 * SIM_MS);
+    th_deliver(tb, 0);
+    th_run_to(tb, 20 * SIM_MS);
+    Skb *sack = th_take(tb, 1);
+    g_assert_cmpuint(sack->nsacks, ==, 1);
+    th_deliver_skb(tb, 1, sack);
+    g_assert_cmpuint(tb->a->sacked_out, ==, 1);
+    g_assert_cmpuint(tb->a->lost_out, ==, 0);
+    g_assert_cmpuint(tcp_packets_in_flight(tb->a), ==, 7);
+    *cwnd = tb->a->snd_cwnd;
+    *state = tb->a->ca_state;
+    th_free(tb);
+}
+
+static void test_moderate_cwnd_in_disorder(void)
+{
+    uint32_t cwnd;
+    uint8_t state;
+    run_disorder_sack(true, &cwnd, &state);
+    g_assert_cmpuint(state, ==, TCP_CA_Disorder);
+    g_assert_cmpuint(cwnd, ==, 7 + 3);
+    run_disorder_sack(false, &cwnd, &state);
+    g_assert_cmpuint(state, ==, TCP_CA_Disorder);
+    g_assert_cmpuint(cwnd, ==, 30);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -598,5 +643,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/newreno-loss-counts-dupacks", test_newreno_loss_counts_dupacks);
     g_test_add_func("/tcp/recovery/newreno-delivered-once", test_newreno_delivered_once);
     g_test_add_func("/tcp/recovery/rto-eagain-backs-off", test_rto_eagain_backs_off);
+    g_test_add_func("/tcp/recovery/moderate-cwnd-in-disorder", test_moderate_cwnd_in_disorder);
     return g_test_run();
 }

@@ -48,10 +48,15 @@ sender_drops() {
     --set "workloads.netperf.from_cpus=[$1]" --set "workloads.netperf.write_size=$2"
   awk '$1 == "TcpExtTCPBacklogDrop" { n = $2 } END { print n + 0 }' "$TMP/place$1$2/before/sender.nstat"
 }
+# On CPU 0 (the scenario's placement, with the NIC softirq) 4 MiB writes overflow the ACK
+# backlog. On CPU 1 they did too until the scenario took 3.4's cwnd moderation
+# (tcp.moderate_cwnd): every ACK that leaves the sender in Disorder cuts cwnd to in flight + 3,
+# the bursts that filled the backlog during a copy shrink, and drops there became rare (0 in
+# 500 ms, 7 in 2 s at seed 1), so only the short-write half is asserted there.
+long=$(sender_drops 0 4MiB)
+[ "$long" -gt 0 ] || fail "backlog-limit: 4 MiB writes on CPU 0 dropped only $long ACKs"
 for cpu in 0 1; do
-  long=$(sender_drops $cpu 4MiB)
   short=$(sender_drops $cpu 64KiB)
-  [ "$long" -gt 0 ] || fail "backlog-limit: 4 MiB writes on CPU $cpu dropped only $long ACKs"
   [ "$short" -eq 0 ] || fail "backlog-limit: 64 KiB writes on CPU $cpu dropped $short ACKs"
 done
 echo ok
