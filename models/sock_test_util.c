@@ -41,6 +41,7 @@ static void tcp_defaults(TcpConf *t)
         .napi_weight = 64,
         .max_backlog = 1000,
         .window_counts_backlog = true,
+        .tso_half_cwnd = true,        /* hosts.H.tcp.tso_half_cwnd (2015+) */
     };
 }
 

@@ -368,12 +368,16 @@ void tcp_mark_push(TcpSock *tp, Skb *skb)
 
 /* ---- tcp_write_xmit and its tests ---- */
 
+/* tcp_cwnd_test: how many segments the cwnd lets the next skb carry. Since "tcp: limit GSO
+ * packets to half cwnd" (2015) at most half the cwnd per TSO skb (T.F.4); 2.6-3.x returned all
+ * of cwnd - in_flight (hosts.H.tcp.tso_half_cwnd = false). */
 static uint32_t tcp_cwnd_test(const TcpSock *tp)
 {
     uint32_t in_flight = tcp_packets_in_flight(tp), cwnd = tp->snd_cwnd;
     if (in_flight >= cwnd)
         return 0;
-    /* at most half the cwnd per TSO skb (T.F.4) */
+    if (!tcp_conf(tp)->tso_half_cwnd)
+        return cwnd - in_flight;
     uint32_t halfcwnd = cwnd >> 1 ? cwnd >> 1 : 1;
     return cwnd - in_flight < halfcwnd ? cwnd - in_flight : halfcwnd;
 }

@@ -305,6 +305,11 @@ static const ConfKey table[] = {
          "(tcp_try_undo_recovery); in the kernel this follows the ACK's cwnd growth, as here. "
          "Read in the 3.2-3.4 tcp_input.c; 6.x has no tcp_moderate_cwnd. false = no moderation, "
          "as now: a SACK that leaves a hole lets the sender send up to its full cwnd."),
+    HOST("tcp", "tcp.tso_half_cwnd", CONF_T_BOOL, tcp.tso_half_cwnd, "true", NULL, NULL,
+         "tcp_cwnd_test() lets one TSO skb carry at most half the cwnd, so that at least two are "
+         "in flight (\"tcp: limit GSO packets to half cwnd\", Eric Dumazet, 2015). false = "
+         "2.6-3.x, whose tcp_cwnd_test() returned all of cwnd - in_flight: tcp_write_xmit cut a "
+         "TSO skb to the whole cwnd quota (within the peer's window and the 64 KB size goal)."),
     HOST("tcp", "tcp.slow_start_after_idle", CONF_T_BOOL, tcp.slow_start_after_idle, "true", NULL,
          NULL,
          "net.ipv4.tcp_slow_start_after_idle=1 (the default of every kernel, RFC 2861): a sender "

@@ -150,6 +150,7 @@ typedef struct TcpConf {
     bool push_full_mss;        /* hosts.H.tcp.push_full_mss: full-sized PSH data sets PUSHED (6.6+) */
     bool autocorking;          /* hosts.H.tcp.autocorking: net.ipv4.tcp_autocorking (3.14+) */
     bool moderate_cwnd;        /* hosts.H.tcp.moderate_cwnd: <= 4.x tcp_moderate_cwnd() */
+    bool tso_half_cwnd;        /* hosts.H.tcp.tso_half_cwnd: a TSO skb takes <= cwnd/2 (2015+) */
     bool slow_start_after_idle; /* hosts.H.tcp.slow_start_after_idle: RFC 2861 cwnd validation */
     bool ofo_grows_window;     /* hosts.H.tcp.ofo_grows_window: tcp_data_queue_ofo grows rcv_ssthresh */
     uint32_t comp_sack_nr;     /* hosts.H.tcp.comp_sack_nr: net.ipv4.tcp_comp_sack_nr (0 = off) */

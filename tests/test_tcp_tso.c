@@ -169,6 +169,37 @@ static void test_tso_defer_3x(void)
     th_free(tb);
 }
 
+/* hosts.H.tcp.tso_half_cwnd. cwnd 20, a 20-MSS write, nothing in flight, a large peer window:
+ * since "tcp: limit GSO packets to half cwnd" (2015) tcp_cwnd_test() gives one skb at most
+ * cwnd / 2 = 10 segments, so two skbs of 10 leave; 2.6-3.x tcp_cwnd_test() returned
+ * cwnd - in_flight = 20 and one 20-segment skb left (under the 45-segment size goal).
+ * No RTT yet: TSO autosizing's rate term is unlimited, so only the cwnd splits the write. */
+static void first_skbs(bool half, uint32_t *n, uint32_t *first_segs)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.tso_half_cwnd = half;
+    tb->conf[0].tcp.tso_defer = TCP_TSO_DEFER_OFF;
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 20;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_write(tb->a, 20 * tb->a->mss_cache);
+    *n = th_pending(tb, 0);
+    *first_segs = tb->out[0].head->gso_segs;
+    g_assert_cmpuint(tb->a->packets_out, ==, 20);
+    th_free(tb);
+}
+
+static void test_tso_half_cwnd(void)
+{
+    uint32_t n, segs;
+    first_skbs(true, &n, &segs);
+    g_assert_cmpuint(n, ==, 2);
+    g_assert_cmpuint(segs, ==, 10);
+    first_skbs(false, &n, &segs);
+    g_assert_cmpuint(n, ==, 1);
+    g_assert_cmpuint(segs, ==, 20);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -180,5 +211,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tso/defer-4x", test_tso_defer_4x);
     g_test_add_func("/tcp/tso/defer-4x-ack-due-within-a-ms", test_tso_defer_4x_ack_due_within_a_ms);
     g_test_add_func("/tcp/tso/defer-3x", test_tso_defer_3x);
+    g_test_add_func("/tcp/tso/half-cwnd", test_tso_half_cwnd);
     return g_test_run();
 }
