@@ -22,26 +22,41 @@ void ktimer_init(KTimer *t, uint32_t hz, sim_time_t phase, KTimerWheel wheel, Si
     t->wheel = wheel;
 }
 
+/* These run at every packet and tick, so they avoid 128-bit division (a libgcc call, __udivti3):
+ * with t = q * 1e9 + r (r < 1e9) and hz < 2^32, t * hz / 1e9 = q * hz + r * hz / 1e9 exactly,
+ * r * hz < 2^62 fits 64 bits, and dividing by the constant 1e9 is a multiplication. The
+ * results are the same integers as the 128-bit formulas (modulo 2^64 where those truncate). */
 uint64_t ktimer_jiffies(const Sim *sim, uint32_t hz, sim_time_t phase)
 {
     uint64_t t = (uint64_t)sim_now(sim) + (uint64_t)phase;
-    return (uint64_t)((unsigned __int128)t * hz / (uint64_t)SIM_S);
+    const uint64_t s = (uint64_t)SIM_S;
+    return t / s * hz + t % s * hz / s; /* floor(t * hz / 1e9) */
 }
 
 sim_time_t ktimer_jiffies_to_ns(uint64_t jiffies, uint32_t hz, sim_time_t phase)
 {
-    unsigned __int128 ns = ((unsigned __int128)jiffies * (uint64_t)SIM_S + hz - 1) / hz;
-    if (ns <= (unsigned __int128)phase)
+    /* j = q * hz + r (r < hz): ceil(j * 1e9 / hz) = q * 1e9 + ceil(r * 1e9 / hz), r * 1e9 < 2^62;
+     * the sum fits 64 bits while q * 1e9 <= SIM_TIME_MAX (far beyond any run). */
+    uint64_t q = jiffies / hz, r = jiffies % hz;
+    if (G_UNLIKELY(q > (uint64_t)SIM_TIME_MAX / (uint64_t)SIM_S)) {
+        unsigned __int128 ns = ((unsigned __int128)jiffies * (uint64_t)SIM_S + hz - 1) / hz;
+        ns -= (unsigned __int128)phase; /* ns >= 2^63 > phase */
+        return ns > (unsigned __int128)SIM_TIME_MAX ? SIM_TIME_MAX : (sim_time_t)ns;
+    }
+    uint64_t ns = q * (uint64_t)SIM_S + (r * (uint64_t)SIM_S + hz - 1) / hz;
+    if (ns <= (uint64_t)phase)
         return 0;
-    ns -= (unsigned __int128)phase;
-    return ns > (unsigned __int128)SIM_TIME_MAX ? SIM_TIME_MAX : (sim_time_t)ns;
+    ns -= (uint64_t)phase;
+    return ns > (uint64_t)SIM_TIME_MAX ? SIM_TIME_MAX : (sim_time_t)ns;
 }
 
 uint64_t ktimer_ns_to_jiffies(sim_time_t d_ns, uint32_t hz)
 {
     if (d_ns <= 0)
         return 0;
-    return (uint64_t)(((unsigned __int128)(uint64_t)d_ns * hz + (uint64_t)SIM_S - 1) / (uint64_t)SIM_S);
+    uint64_t d = (uint64_t)d_ns;
+    const uint64_t s = (uint64_t)SIM_S;
+    return d / s * hz + (d % s * hz + s - 1) / s; /* ceil(d * hz / 1e9) */
 }
 
 /* The 4.8+ wheel's levels: level n holds timers LVL_START(n) = 63 << 3(n - 1) jiffies or more

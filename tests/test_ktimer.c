@@ -182,10 +182,61 @@ static void test_wheel_4_8(void)
     }
 }
 
+/* The conversions are the exact integer formulas floor((now + phase) * hz / 1e9),
+ * ceil(j * 1e9 / hz) - phase and ceil(d * hz / 1e9), computed here in 128 bits, also at the
+ * edges the 64-bit arithmetic splits on: a remainder just below 1e9, HZ up to 2^32 - 1, and
+ * jiffies whose time is past SIM_TIME_MAX. */
+static void test_jiffies_exact(void)
+{
+    const uint32_t hzs[] = { 1, 100, 250, 300, 1000, 1024, 999983, 4000000000u, UINT32_MAX };
+    const uint64_t vals[] = { 0, 1, 2, 999999999, 1000000000, 1000000001, 3333333, 3333334,
+                              9223372036ull, 9223372037ull, 9223372037ull * 250, 9223372037000ull,
+                              123456789012345ull, 9223372035999999999ull, 9223372036000000000ull,
+                              9223372036854775807ull, 9223372037000000000ull, UINT64_MAX / 3,
+                              UINT64_MAX - 1, UINT64_MAX };
+    const uint64_t s = (uint64_t)SIM_S;
+    Sim *sim = sim_new(1);
+    SimEvent ev;
+    sim_event_init(&ev, NULL, NULL, 0, 0);
+    for (size_t v = 0; v < G_N_ELEMENTS(vals); v++) {
+        uint64_t x = vals[v];
+        for (size_t k = 0; k < G_N_ELEMENTS(hzs); k++) {
+            uint32_t hz = hzs[k];
+            sim_time_t phases[] = { 0, (sim_time_t)(s / hz / 2), (sim_time_t)(s / hz) - 1 };
+            for (size_t p = 0; p < G_N_ELEMENTS(phases); p++) {
+                unsigned __int128 ns = ((unsigned __int128)x * s + hz - 1) / hz;
+                sim_time_t want = ns <= (unsigned __int128)phases[p] ? 0
+                                  : ns - (unsigned __int128)phases[p] > (unsigned __int128)SIM_TIME_MAX
+                                      ? SIM_TIME_MAX
+                                      : (sim_time_t)(ns - (unsigned __int128)phases[p]);
+                g_assert_cmpint(ktimer_jiffies_to_ns(x, hz, phases[p]), ==, want);
+            }
+            if (x <= (uint64_t)SIM_TIME_MAX) {
+                uint64_t j = (uint64_t)(((unsigned __int128)x * hz + s - 1) / s);
+                g_assert_cmpuint(ktimer_ns_to_jiffies((sim_time_t)x, hz), ==, j);
+            }
+        }
+    }
+    /* the clock (only moves forward): now + phase up to just below 2^63 + 1e9 */
+    const sim_time_t nows[] = { 3333333, 999999999, 1000000000, 123456789012345, SIM_TIME_MAX - 1 };
+    for (size_t v = 0; v < G_N_ELEMENTS(nows); v++) {
+        sim_run_until(sim, nows[v]);
+        for (size_t k = 0; k < G_N_ELEMENTS(hzs); k++) {
+            uint32_t hz = hzs[k];
+            sim_time_t phase = (sim_time_t)(s / hz) - 1;
+            uint64_t t = (uint64_t)nows[v] + (uint64_t)phase;
+            uint64_t want = (uint64_t)((unsigned __int128)t * hz / s);
+            g_assert_cmpuint(ktimer_jiffies(sim, hz, phase), ==, want);
+        }
+    }
+    sim_free(sim);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/ktimer/jiffies", test_jiffies);
+    g_test_add_func("/ktimer/jiffies-exact", test_jiffies_exact);
     g_test_add_func("/ktimer/tick-phase", test_tick_phase);
     g_test_add_func("/ktimer/mod-shortcut", test_shortcut);
     g_test_add_func("/ktimer/mod-unexact", test_unexact);
