@@ -53,8 +53,8 @@
  * a non-empty slot is live; the dead-cell count and the non-empty bitmaps are exact; no level-0
  * slot between the cursor's and scan is non-empty; with the wheel, every heap event is earlier
  * than the cursor; without it, the wheel is empty; the heap is a heap (but for a hole at its top
- * after a lazy pop) and heap_idx is right; each chunk is in exactly one chain or the free list;
- * len counts every event.
+ * after a lazy pop) and heap_idx is right; each chunk is in exactly one chain or the free list,
+ * and a free chunk's event cells are NULL; len counts every event.
  */
 #include "sim/evq.h"
 
@@ -171,20 +171,30 @@ static inline void fill_hole(Evq *q)
 
 /* ---------------------------------------------------------------- chunks */
 
-static uint32_t chunk_alloc(Evq *q)
+/* A chunk never used before: grow the pool if needed, clear it. */
+static G_GNUC_NO_INLINE uint32_t chunk_new(Evq *q)
+{
+    if (q->n_chunks == q->cap_chunks) {
+        g_assert(q->cap_chunks <= UINT32_MAX / CHUNK / 2);
+        q->cap_chunks *= 2;
+        q->cells = g_renew(EvqCell, q->cells, (size_t)q->cap_chunks * CHUNK);
+    }
+    uint32_t c = q->n_chunks++;
+    memset(&q->cells[c * CHUNK], 0, CHUNK * sizeof(EvqCell));
+    return c;
+}
+
+/* A chunk from the free list needs no clearing: every event cell of a freed chunk is NULL (each
+ * was popped, cancelled or moved, and cleared then; the cells after a tail are NULL), and its
+ * link cell, read only once the tail has passed it, is written by slot_append before that (until
+ * then it holds a stale chunk index, which is still inside the pool: prefetching through it is
+ * harmless). */
+static inline uint32_t chunk_alloc(Evq *q)
 {
     uint32_t c = q->free_chunk;
-    if (c) {
-        q->free_chunk = (uint32_t)q->cells[c * CHUNK + LINK].next;
-    } else {
-        if (q->n_chunks == q->cap_chunks) {
-            g_assert(q->cap_chunks <= UINT32_MAX / CHUNK / 2);
-            q->cap_chunks *= 2;
-            q->cells = g_renew(EvqCell, q->cells, (size_t)q->cap_chunks * CHUNK);
-        }
-        c = q->n_chunks++;
-    }
-    memset(&q->cells[c * CHUNK], 0, CHUNK * sizeof(EvqCell));
+    if (G_UNLIKELY(c == 0))
+        return chunk_new(q);
+    q->free_chunk = (uint32_t)q->cells[c * CHUNK + LINK].next;
     return c;
 }
 
@@ -630,9 +640,13 @@ bool evq_check(const Evq *q)
     for (size_t w = 0; w < EVQ_L0_SLOTS / 64; w++)
         if (((q->summary[w / 64] >> (w % 64)) & 1) != (q->bits[w] != 0))
             return false;
-    for (uint32_t c = q->free_chunk; c; c = (uint32_t)q->cells[c * CHUNK + LINK].next)
+    for (uint32_t c = q->free_chunk; c; c = (uint32_t)q->cells[c * CHUNK + LINK].next) {
         if (c >= q->n_chunks || seen[c]++)
             return false;
+        for (uint32_t k = 0; k < LINK; k++) /* chunk_alloc hands it out without clearing it */
+            if (q->cells[c * CHUNK + k].ev != NULL)
+                return false;
+    }
     for (uint32_t c = 0; c < q->n_chunks; c++)
         if (!seen[c])
             return false;

@@ -547,6 +547,47 @@ static void test_sim_schedule_behind_cursor(void)
     sim_free(sim);
 }
 
+/* Chunks come back from the free list without being cleared: each freed chunk's event cells
+ * must already be NULL (evq_check verifies it, and that the cells after every tail are NULL),
+ * whether it was left by pops, by cancels at the head or behind it, or by a cascade. The check
+ * itself must see a dirty free chunk. */
+static void test_recycled_chunks_clean(void)
+{
+    Evq q;
+    evq_init(&q);
+    enum { N = 200 };
+    static SimEvent ev[N];
+    uint64_t seq = 1;
+    for (int round = 0; round < 50; round++) {
+        for (int i = 0; i < N; i++) { /* 20 per ns slot (3 chunks), some 5 ms ahead (level 1) */
+            if (sim_event_pending(&ev[i]))
+                continue;
+            ev[i].time = q.cursor + 1 + i / 20 + (i % 7 == 0 ? 5 * SIM_MS : 0);
+            ev[i].seq = seq++;
+            evq_push(&q, &ev[i]);
+        }
+        for (int i = round % 3; i < N; i += 3) /* cancels: heads, middles, tails */
+            if (sim_event_pending(&ev[i])) {
+                evq_remove(&q, &ev[i]);
+                ev[i].seq = 0;
+            }
+        g_assert_true(evq_check(&q));
+        for (int k = 0; k < N / 3; k++) { /* pops, some through cascades */
+            SimEvent *e = evq_pop(&q);
+            if (!e)
+                break;
+            e->seq = 0;
+        }
+        g_assert_true(evq_check(&q));
+    }
+    g_assert_true(q.wheel && q.free_chunk != 0);
+    q.cells[q.free_chunk * 8 + 3].ev = &ev[0]; /* 8 cells per chunk (evq.c CHUNK) */
+    g_assert_false(evq_check(&q));
+    q.cells[q.free_chunk * 8 + 3].ev = NULL;
+    g_assert_true(evq_check(&q));
+    evq_destroy(&q);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -555,6 +596,7 @@ int main(int argc, char **argv)
     g_test_add_func("/evq/reschedule-takes-new-seq", test_reschedule_takes_new_seq);
     g_test_add_func("/evq/cancel", test_cancel);
     g_test_add_func("/evq/rearm-reclaims", test_rearm_reclaims);
+    g_test_add_func("/evq/recycled-chunks-clean", test_recycled_chunks_clean);
     g_test_add_func("/evq/sim/schedule-behind-cursor", test_sim_schedule_behind_cursor);
     static const unsigned seeds[] = { 1, 42, 20261129 };
     static RandomCase cases[3 * G_N_ELEMENTS(seeds)];
