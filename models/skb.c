@@ -79,21 +79,28 @@ static void pool_grow(SkbPool *p)
     p->capacity += SKB_POOL_BLOCK;
 }
 
-Skb *skb_alloc(SkbPool *p)
+/* A free skb, its contents undefined: the caller writes all of it. */
+static inline Skb *pool_take(SkbPool *p)
 {
     if (!p->free_list)
         pool_grow(p);
     Skb *skb = p->free_list;
     p->free_list = skb->next;
     SKB_UNPOISON(skb);
-    memset(skb, 0, sizeof(*skb));
     p->in_use++;
+    return skb;
+}
+
+Skb *skb_alloc(SkbPool *p)
+{
+    Skb *skb = pool_take(p);
+    memset(skb, 0, sizeof(*skb));
     return skb;
 }
 
 Skb *skb_clone(SkbPool *p, const Skb *src)
 {
-    Skb *skb = skb_alloc(p);
+    Skb *skb = pool_take(p); /* a clone is a whole copy: no clearing first (a packet per frame) */
     *skb = *src;
     skb->next = skb->prev = NULL;
     skb->sk = NULL;

@@ -1,6 +1,7 @@
 /* test_skb.c - the skb pool (reuse, growth in blocks, no growth once warm), skb_clone, skb
  * queues, the wire framing helpers and the truesize model's numbers. */
 #include <glib.h>
+#include <string.h>
 
 #include "models/skb.h"
 #include "models/truesize.h"
@@ -80,6 +81,57 @@ static void test_clone(void)
     skb_free(p, a);
     skb_free(p, b);
     skb_free(p, c);
+    skb_pool_free(p);
+}
+
+/* A clone is taken from the free list without being cleared first: it must still be an exact
+ * copy of its source (but the links and owner), also when the skb it reuses was freed full of
+ * other values - every field, including the ones the source leaves zero. */
+static void test_clone_into_dirty(void)
+{
+    SkbPool *p = skb_pool_new();
+    Skb *src = skb_alloc(p);
+    src->seq = 1000;
+    src->end_seq = 2448;
+    src->len = 1448;
+    src->gso_segs = 1;
+    src->sack[0].start = 5;
+    Skb *dirty = skb_alloc(p);
+    memset(dirty, 0xA5, sizeof *dirty); /* every byte, every field non-zero */
+    skb_free(p, dirty);
+    Skb *c = skb_clone(p, src);
+    g_assert_true(c == dirty); /* LIFO: the dirty one is reused */
+    g_assert_null(c->next);
+    g_assert_null(c->prev);
+    g_assert_null(c->sk);
+    g_assert_cmpuint(c->conn, ==, 0);
+    g_assert_cmpuint(c->src_host, ==, 0);
+    g_assert_cmpuint(c->sport, ==, 0);
+    g_assert_cmpuint(c->seq, ==, 1000);
+    g_assert_cmpuint(c->end_seq, ==, 2448);
+    g_assert_cmpuint(c->ack_seq, ==, 0);
+    g_assert_cmpuint(c->win, ==, 0);
+    g_assert_cmpuint(c->flags, ==, 0);
+    g_assert_cmpuint(c->nsacks, ==, 0);
+    g_assert_false(c->dsack);
+    g_assert_false(c->no_ts);
+    g_assert_cmpuint(c->sack[0].start, ==, 5);
+    g_assert_cmpuint(c->sack[SKB_MAX_SACKS - 1].end, ==, 0);
+    g_assert_cmpuint(c->tsval, ==, 0);
+    g_assert_cmpuint(c->len, ==, 1448);
+    g_assert_cmpuint(c->gso_segs, ==, 1);
+    g_assert_cmpuint(c->gso_size, ==, 0);
+    g_assert_cmpuint(c->truesize, ==, 0);
+    g_assert_cmpint(c->tx_time, ==, 0);
+    g_assert_cmpint(c->first_tx_time, ==, 0);
+    g_assert_cmpint(c->ready_ns, ==, 0);
+    g_assert_cmpuint(c->sacked, ==, 0);
+    g_assert_false(c->ever_retrans);
+    g_assert_cmpuint(c->pcount_delivered, ==, 0);
+    g_assert_cmpuint(skb_pool_in_use(p), ==, 2);
+    skb_free(p, c);
+    skb_free(p, src);
+    g_assert_cmpuint(skb_pool_in_use(p), ==, 0);
     skb_pool_free(p);
 }
 
@@ -181,6 +233,7 @@ int main(int argc, char **argv)
     g_test_add_func("/skb/pool-growth", test_pool_growth);
     g_test_add_func("/skb/reuse-zeroed", test_reuse_zeroed);
     g_test_add_func("/skb/clone", test_clone);
+    g_test_add_func("/skb/clone-into-dirty", test_clone_into_dirty);
     g_test_add_func("/skb/queue", test_queue);
     g_test_add_func("/skb/wire", test_wire);
     g_test_add_func("/skb/truesize", test_truesize);
