@@ -1,4 +1,4 @@
-/* evq.c - the pending-event queue, ordered by (time, seq): a 4-ary heap while it holds few
+/* evq.c - the pending-event queue, ordered by (time, seq): a sorted array while it holds few
  * events, an exact hierarchical timing wheel (a radix structure on time) when it holds many.
  *
  * Why. A heap costs a dependent chain of ~log4(n) compare-and-move steps per operation, each a
@@ -7,10 +7,18 @@
  * pushed or popped, and knows which events fire next (so it prefetches them). Its levels are the
  * digits of the time, so it has no bucket width to tune: unlike a calendar queue it needs no
  * resizing by sampling, and it does not degrade when nanosecond work is mixed with millisecond
- * and one-second timers. But per event it keeps more bookkeeping than a small heap, which lives
- * in L1: below WHEEL_ABOVE events the heap is as fast or faster, so the queue starts as a heap,
- * moves to the wheel above WHEEL_ABOVE events and back below HEAP_BELOW (the moves cost
- * O(n log n) and are at least 48 operations apart).
+ * and one-second timers. But per event it keeps more bookkeeping than a small array, which lives
+ * in L1: below WHEEL_ABOVE events the array is as fast or faster, so the queue starts as an
+ * array, moves to the wheel above WHEEL_ABOVE events and back below FEW_BELOW (the moves cost
+ * O(n log n) or O(n^2) for n <= 64, and are at least 48 operations apart).
+ *
+ * The sorted array keeps the latest event first and the earliest last: a pop takes the last
+ * entry and moves nothing; a push moves up by one each entry earlier than the new event. In the
+ * simulator a new event is nearly always among the earliest pending (the next piece of CPU work
+ * against ticks, delayed ACKs and retransmission timers): with release-sock-resched's ~15
+ * pending events it goes after 1.1 of them on average, backlog-limit's ~9 after 1.2, so a push
+ * moves one or two entries where a 4-ary heap sifted through two levels (four comparisons and
+ * a move each).
  *
  * The wheel. The cursor is a time <= every event in the wheel. An event at time t sits at the
  * level of the highest bit in which t differs from the cursor:
@@ -29,17 +37,17 @@
  *
  * Order. Every push carries the largest seq so far and is appended at a slot's tail; a cascade
  * only fills slots that are empty (everything below the cascaded level is), in its own order;
- * the move from the heap appends in seq order. So every slot is in seq order; a level-0 slot
+ * the move from the array appends in seq order. So every slot is in seq order; a level-0 slot
  * holds a single time, so its FIFO order is the (time, seq) order: ties fire in schedule order.
  *
  * Events before the cursor. evq_first may move the cursor past the Sim's clock (never past end,
  * never past the earliest event). If the run then returns before that event fires (stop, event
- * limit), a later push can be earlier than the cursor: it goes to the heap, whose events are
+ * limit), a later push can be earlier than the cursor: it goes to the array, whose events are
  * then all earlier than every wheel event. In a run this never happens.
  *
- * Where an event is follows from the mode, its time and the cursor: in the heap (at heap_idx)
+ * Where an event is follows from the mode, its time and the cursor: in the array (at heap_idx)
  * without the wheel or when time < cursor, else in the slot computed from (time, cursor), at
- * cell heap_idx. So cancel is O(1) in the wheel, O(log n) in the heap.
+ * cell heap_idx. So cancel is O(1) in the wheel, O(n) in the array (n < WHEEL_ABOVE).
  *
  * Slots are FIFOs of cells in chains of chunks: 8 cells, one cache line, 7 events and a link to
  * the next chunk. Chunks come from a pool that grows by doubling, with a free list: after
@@ -51,9 +59,9 @@
  * Invariants (evq_check): every wheel event has time >= cursor and sits in the slot computed
  * from (time, cursor), at the cell its heap_idx names; slots are in seq order; the head cell of
  * a non-empty slot is live; the dead-cell count and the non-empty bitmaps are exact; no level-0
- * slot between the cursor's and scan is non-empty; with the wheel, every heap event is earlier
- * than the cursor; without it, the wheel is empty; the heap is a heap (but for a hole at its top
- * after a lazy pop) and heap_idx is right; each chunk is in exactly one chain or the free list,
+ * slot between the cursor's and scan is non-empty; with the wheel, every array event is earlier
+ * than the cursor; without it, the wheel is empty; the array is strictly decreasing and
+ * heap_idx is right; each chunk is in exactly one chain or the free list,
  * and a free chunk's event cells are NULL; len counts every event.
  */
 #include "sim/evq.h"
@@ -73,16 +81,16 @@ _Static_assert(EVQ_L0_BITS >= 12 && EVQ_LN_BITS >= 6, "bitmap words and summary 
 #ifndef WHEEL_ABOVE
 #define WHEEL_ABOVE 64 /* more events than this: the wheel */
 #endif
-#ifndef HEAP_BELOW
-#define HEAP_BELOW 16 /* fewer than this: the heap */
+#ifndef FEW_BELOW
+#define FEW_BELOW 16 /* fewer than this: the sorted array */
 #endif
 #ifndef BATCH
 #define BATCH 32 /* events a cascade collects (and fetches) before it reads their times */
 #endif
 
-/* ---------------------------------------------------------------- the fallback 4-ary heap */
+/* ---------------------------------------------------------------- the fallback sorted array */
 
-/* Branch-free (time, seq) comparison: sibling order is unpredictable. */
+/* Branch-free (time, seq) comparison. */
 static inline bool entry_less(const EvqEntry *x, const EvqEntry *y)
 {
     unsigned __int128 kx = ((unsigned __int128)(uint64_t)x->time << 64) | x->seq;
@@ -90,83 +98,33 @@ static inline bool entry_less(const EvqEntry *x, const EvqEntry *y)
     return kx < ky;
 }
 
-static inline void hplace(EvqHeap *h, size_t i, EvqEntry e)
+static inline void few_place(EvqFew *f, size_t i, EvqEntry e)
 {
-    h->a[i] = e;
+    f->a[i] = e;
     e.ev->heap_idx = (uint32_t)i;
 }
 
-/* Sifting moves a "hole": the entry being placed is held aside, one write per level. */
-static void sift_up(EvqHeap *h, size_t i, EvqEntry e)
+/* Insert ev: the entries earlier than it (at the end) move up by one. */
+static void few_insert(EvqFew *f, SimEvent *ev)
 {
-    while (i > 0) {
-        size_t parent = (i - 1) / 4;
-        if (!entry_less(&e, &h->a[parent]))
-            break;
-        hplace(h, i, h->a[parent]);
-        i = parent;
+    g_assert(f->len < UINT32_MAX);
+    if (G_UNLIKELY(f->len == f->cap)) {
+        f->cap = f->cap ? 2 * f->cap : 2 * (WHEEL_ABOVE + 1);
+        f->a = g_renew(EvqEntry, f->a, f->cap);
     }
-    hplace(h, i, e);
+    EvqEntry e = { ev->time, ev->seq, ev };
+    size_t i = f->len++;
+    for (; i > 0 && entry_less(&f->a[i - 1], &e); i--)
+        few_place(f, i, f->a[i - 1]);
+    few_place(f, i, e);
 }
 
-/* Index of the smallest child of i, or 0 when i has none. */
-static inline size_t min_child(const EvqHeap *h, size_t i)
+/* Remove entry i: the entries earlier than it move down by one. */
+static void few_remove(EvqFew *f, size_t i)
 {
-    size_t first = 4 * i + 1;
-    if (first + 4 <= h->len) { /* four children: a branch-free tournament */
-        const EvqEntry *a = h->a;
-        size_t l = first + (size_t)entry_less(&a[first + 1], &a[first]);
-        size_t r = first + 2 + (size_t)entry_less(&a[first + 3], &a[first + 2]);
-        return l + (size_t)entry_less(&a[r], &a[l]) * (r - l);
-    }
-    size_t best = 0;
-    for (size_t c = first; c < h->len; c++)
-        if (best == 0 || entry_less(&h->a[c], &h->a[best]))
-            best = c;
-    return best;
-}
-
-static void sift_down(EvqHeap *h, size_t i, EvqEntry e)
-{
-    for (;;) {
-        size_t c = min_child(h, i);
-        if (c == 0 || !entry_less(&h->a[c], &e))
-            break;
-        hplace(h, i, h->a[c]);
-        i = c;
-    }
-    hplace(h, i, e);
-}
-
-static void heap_push(EvqHeap *h, SimEvent *ev)
-{
-    g_assert(h->len < UINT32_MAX);
-    if (h->len == h->cap) {
-        h->cap = h->cap ? 2 * h->cap : 16;
-        h->a = g_renew(EvqEntry, h->a, h->cap);
-    }
-    sift_up(h, h->len++, (EvqEntry){ ev->time, ev->seq, ev });
-}
-
-static void heap_remove(EvqHeap *h, size_t i)
-{
-    g_assert(i < h->len);
-    EvqEntry last = h->a[--h->len];
-    if (i == h->len)
-        return;
-    if (i > 0 && entry_less(&last, &h->a[(i - 1) / 4]))
-        sift_up(h, i, last);
-    else
-        sift_down(h, i, last);
-}
-
-/* Complete a lazy pop of the heap's top (see evq_pop_first). */
-static inline void fill_hole(Evq *q)
-{
-    if (q->hole) {
-        q->hole = false;
-        heap_remove(&q->heap, 0);
-    }
+    g_assert(i < f->len);
+    for (f->len--; i < f->len; i++)
+        few_place(f, i, f->a[i + 1]);
 }
 
 /* ---------------------------------------------------------------- chunks */
@@ -308,9 +266,9 @@ static inline void advance_head(Evq *q, size_t gi)
  * issued while collecting them had time to land; the target slots are fetched before use. */
 static void append_batch(Evq *q, SimEvent **batch, size_t n)
 {
-    if (!q->wheel) { /* emptying the wheel into the heap */
+    if (!q->wheel) { /* emptying the wheel into the array */
         for (size_t i = 0; i < n; i++)
-            heap_push(&q->heap, batch[i]);
+            few_insert(&q->few, batch[i]);
         return;
     }
     size_t gi[BATCH];
@@ -326,7 +284,7 @@ static void append_batch(Evq *q, SimEvent **batch, size_t n)
  * time, > 0) first moves the cursor to start - or, when the slot holds at most BATCH events,
  * straight to the earliest of them if that is <= end, which lands it in level 0 at once rather
  * than one level at a time. Otherwise (start < 0) the cursor stays: compaction refills the same
- * slot minus its dead cells, or, without the wheel, the events go to the heap. */
+ * slot minus its dead cells, or, without the wheel, the events go to the array. */
 static void redistribute(Evq *q, size_t gi, sim_time_t start, sim_time_t end)
 {
     EvqSlot old = q->slots[gi];
@@ -371,7 +329,7 @@ static void redistribute(Evq *q, size_t gi, sim_time_t start, sim_time_t end)
 }
 
 /* Rebuild every non-empty slot, in place (dropping the dead cells: done once they outnumber the
- * events and a fixed allowance, so O(1) per cancel) or, once q->wheel is cleared, into the heap. */
+ * events and a fixed allowance, so O(1) per cancel) or, once q->wheel is cleared, into the array. */
 static void rebuild_all(Evq *q)
 {
     for (size_t w = 0; w < G_N_ELEMENTS(q->bits); w++)
@@ -380,10 +338,11 @@ static void rebuild_all(Evq *q)
     g_assert(q->dead == 0);
 }
 
-/* Few events: a 4-ary heap of that size lives in L1 and is cheaper than the wheel's bookkeeping
- * (a chunk and bitmap bits per lonely event, cascades of far timers). The switches are O(n log n)
- * and at least WHEEL_ABOVE - HEAP_BELOW operations apart. */
-static void to_heap(Evq *q)
+/* Few events: a sorted array of that size lives in L1 and is cheaper than the wheel's
+ * bookkeeping (a chunk and bitmap bits per lonely event, cascades of far timers). The switches
+ * cost O(n log n) or O(n^2) with n <= 64, and are at least WHEEL_ABOVE - FEW_BELOW operations
+ * apart. */
+static void to_few(Evq *q)
 {
     q->wheel = false;
     rebuild_all(q);
@@ -395,22 +354,21 @@ static int entry_seq_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Every event from the heap goes into the wheel, in seq order (that keeps each slot in seq
- * order), relative to the cursor, the last time popped; any earlier event stays in the heap. */
+/* Every event from the array goes into the wheel, in seq order (that keeps each slot in seq
+ * order), relative to the cursor, the last time popped; any earlier event stays in the array. */
 static void to_wheel(Evq *q)
 {
-    fill_hole(q);
     EvqEntry all[WHEEL_ABOVE + 1];
-    size_t n = q->heap.len;
+    size_t n = q->few.len;
     g_assert(n <= G_N_ELEMENTS(all));
-    memcpy(all, q->heap.a, n * sizeof *all);
+    memcpy(all, q->few.a, n * sizeof *all);
     qsort(all, n, sizeof *all, entry_seq_cmp);
-    q->heap.len = 0;
+    q->few.len = 0;
     q->wheel = true;
     q->scan = (uint64_t)q->cursor & L0_MASK;
     for (size_t i = 0; i < n; i++) {
         if (all[i].time < q->cursor)
-            heap_push(&q->heap, all[i].ev);
+            few_insert(&q->few, all[i].ev);
         else
             slot_append(q, slot_of(q->cursor, all[i].time), all[i].ev);
     }
@@ -433,18 +391,15 @@ void evq_destroy(Evq *q)
 {
     g_free(q->slots);
     g_free(q->cells);
-    g_free(q->heap.a);
+    g_free(q->few.a);
     memset(q, 0, sizeof *q);
 }
 
 void evq_push(Evq *q, SimEvent *ev)
 {
     q->len++;
-    if (q->hole) { /* the heap's top was just popped: ev takes its place */
-        q->hole = false;
-        sift_down(&q->heap, 0, (EvqEntry){ ev->time, ev->seq, ev });
-    } else if (!q->wheel || ev->time < q->cursor) {
-        heap_push(&q->heap, ev);
+    if (!q->wheel || ev->time < q->cursor) {
+        few_insert(&q->few, ev);
     } else {
         size_t gi = slot_of(q->cursor, ev->time);
         slot_append(q, gi, ev);
@@ -457,11 +412,10 @@ void evq_push(Evq *q, SimEvent *ev)
 
 void evq_remove(Evq *q, SimEvent *ev)
 {
-    fill_hole(q);
     q->len--;
     if (!q->wheel || ev->time < q->cursor) {
-        g_assert(ev->heap_idx < q->heap.len && q->heap.a[ev->heap_idx].ev == ev);
-        heap_remove(&q->heap, ev->heap_idx);
+        g_assert(ev->heap_idx < q->few.len && q->few.a[ev->heap_idx].ev == ev);
+        few_remove(&q->few, ev->heap_idx);
         return;
     }
     size_t gi = slot_of(q->cursor, ev->time);
@@ -473,15 +427,14 @@ void evq_remove(Evq *q, SimEvent *ev)
         advance_head(q, gi);
     else if (++q->dead > q->len + 1024)
         rebuild_all(q);
-    if (q->len < HEAP_BELOW)
-        to_heap(q);
+    if (q->len < FEW_BELOW)
+        to_few(q);
 }
 
 SimEvent *evq_first_slow(Evq *q, sim_time_t end)
 {
-    fill_hole(q);
-    if (q->heap.len) {
-        SimEvent *ev = q->heap.a[0].ev;
+    if (q->few.len) {
+        SimEvent *ev = q->few.a[q->few.len - 1].ev;
         return ev->time <= end ? ev : NULL;
     }
     for (;;) {
@@ -514,14 +467,15 @@ void evq_pop_first_slow(Evq *q, SimEvent *ev)
 {
     q->len--;
     if (ev->time < q->cursor) {
-        g_assert(q->heap.len && q->heap.a[0].ev == ev);
-        heap_remove(&q->heap, 0);
+        g_assert(q->few.len && q->few.a[q->few.len - 1].ev == ev);
+        q->few.len--;
         return;
     }
-    if (q->len < HEAP_BELOW) {
+    if (q->len < FEW_BELOW) {
         q->cursor = ev->time;
-        to_heap(q);
-        heap_remove(&q->heap, 0); /* ev: the earliest */
+        to_few(q);
+        g_assert(q->few.a[q->few.len - 1].ev == ev); /* the earliest */
+        q->few.len--;
         return;
     }
     q->cursor = ev->time;
@@ -560,18 +514,16 @@ SimEvent *evq_pop(Evq *q)
 
 /* ---------------------------------------------------------------- invariant check */
 
-static bool check_heap(const Evq *q)
+static bool check_few(const Evq *q)
 {
-    const EvqHeap *h = &q->heap;
-    if (q->hole && (q->wheel || h->len == 0))
-        return false;
-    for (size_t i = q->hole; i < h->len; i++) { /* a hole at the top holds nothing */
-        const EvqEntry *e = &h->a[i];
+    const EvqFew *f = &q->few;
+    for (size_t i = 0; i < f->len; i++) {
+        const EvqEntry *e = &f->a[i];
         if (e->ev->heap_idx != i || e->ev->seq != e->seq || e->ev->time != e->time)
             return false;
         if (e->seq == 0 || (q->wheel && e->time >= q->cursor))
             return false;
-        if (i > 0 && (i - 1) / 4 >= q->hole && entry_less(e, &h->a[(i - 1) / 4]))
+        if (i > 0 && !entry_less(e, &f->a[i - 1])) /* the latest first */
             return false;
     }
     return true;
@@ -621,7 +573,7 @@ static bool check_slot(const Evq *q, size_t gi, guint8 *seen, size_t *live, size
 
 bool evq_check(const Evq *q)
 {
-    if (!check_heap(q))
+    if (!check_few(q))
         return false;
     g_autofree guint8 *seen = g_new0(guint8, q->n_chunks);
     seen[0] = 1;
@@ -635,7 +587,7 @@ bool evq_check(const Evq *q)
     for (size_t gi = 0; gi < EVQ_SLOTS; gi++)
         if (!check_slot(q, gi, seen, &live, &dead))
             return false;
-    if (live + q->heap.len - q->hole != q->len || dead != q->dead || (!q->wheel && live + dead > 0))
+    if (live + q->few.len != q->len || dead != q->dead || (!q->wheel && live + dead > 0))
         return false;
     for (size_t w = 0; w < EVQ_L0_SLOTS / 64; w++)
         if (((q->summary[w / 64] >> (w % 64)) & 1) != (q->bits[w] != 0))

@@ -1,4 +1,4 @@
-/* evq.h - the pending-event queue, ordered by (time, seq): a 4-ary heap while it holds few
+/* evq.h - the pending-event queue, ordered by (time, seq): a sorted array while it holds few
  * events, a hierarchical timing wheel with exact 1 ns resolution when it holds many. See evq.c
  * for the structure, why, and its invariants.
  *
@@ -25,18 +25,19 @@
 #define EVQ_LN_SLOTS ((size_t)1 << EVQ_LN_BITS)
 #define EVQ_SLOTS (EVQ_L0_SLOTS + (EVQ_LEVELS - 1) * EVQ_LN_SLOTS)
 
-/* The fallback heap. Keys are inline so that sifting compares without touching the events. */
+/* The fallback sorted array. Keys are inline so that inserting compares without touching the
+ * events. */
 typedef struct EvqEntry {
     sim_time_t time;
     uint64_t seq;
     SimEvent *ev;
 } EvqEntry;
 
-typedef struct EvqHeap {
-    EvqEntry *a;
+typedef struct EvqFew {
+    EvqEntry *a; /* in decreasing (time, seq) order: the earliest event is a[len - 1] */
     size_t len;
     size_t cap;
-} EvqHeap;
+} EvqFew;
 
 /* A slot is a FIFO of events kept in a chain of chunks (see evq.c): head is the cell of the
  * first event, tail the cell where the next one goes; head == tail (both 0) when empty. */
@@ -55,9 +56,8 @@ typedef struct Evq { /* the fields used on every operation first */
     size_t len;        /* events */
     EvqSlot *slots;    /* EVQ_SLOTS: level 0, then EVQ_LN_SLOTS for each level */
     EvqCell *cells;    /* the chunk pool; chunk 0 is never used */
-    EvqHeap heap;      /* all events while few; with the wheel, those before the cursor (rare) */
+    EvqFew few;        /* all events while few; with the wheel, those before the cursor (rare) */
     bool wheel;        /* the wheel is in use (else it is empty) */
-    bool hole;         /* heap.a[0] was popped and is not refilled yet (see evq_pop_first) */
     uint32_t free_chunk, n_chunks, cap_chunks;
     size_t dead;                           /* cancelled cells still in slots */
     uint64_t bits[EVQ_SLOTS / 64];         /* one bit per slot: non-empty */
@@ -75,19 +75,19 @@ SimEvent *evq_first_slow(Evq *q, sim_time_t end);
  * events down the wheel, but never moves the cursor past end. */
 static inline SimEvent *evq_first(Evq *q, sim_time_t end)
 {
-    if (q->heap.len && !q->hole) /* few events, or some before the wheel's cursor */
-        return q->heap.a[0].time <= end ? q->heap.a[0].ev : NULL;
+    if (q->few.len) { /* few events, or some before the wheel's cursor */
+        const EvqEntry *e = &q->few.a[q->few.len - 1];
+        return e->time <= end ? e->ev : NULL;
+    }
     const EvqSlot *s = &q->slots[q->scan];
-    if (q->heap.len == 0 && s->head != s->tail) { /* the common case with the wheel */
+    if (s->head != s->tail) { /* the common case with the wheel */
         sim_time_t t = (sim_time_t)(((uint64_t)q->cursor & ~(uint64_t)(EVQ_L0_SLOTS - 1)) | q->scan);
         return t <= end ? q->cells[s->head].ev : NULL;
     }
     return evq_first_slow(q, end);
 }
 /* Remove ev, which the last evq_first returned (nothing pushed or removed in between). From the
- * heap, the top's removal is completed lazily: if the next call is a push (the handler of ev
- * re-arming a timer, starting the next piece of work), the new event fills the hole at the top
- * with a single sift. */
+ * sorted array it is the last entry: nothing moves. */
 void evq_pop_first_slow(Evq *q, SimEvent *ev);
 static inline void evq_pop_first(Evq *q, SimEvent *ev)
 {
@@ -95,8 +95,8 @@ static inline void evq_pop_first(Evq *q, SimEvent *ev)
         evq_pop_first_slow(q, ev);
         return;
     }
-    q->len--; /* the top of the heap: a hole until the next call */
-    q->hole = true;
+    q->len--;
+    q->few.len--;
     q->cursor = ev->time > q->cursor ? ev->time : q->cursor;
 }
 /* evq_first + evq_pop_first. The earliest event, or NULL when empty. */
