@@ -484,11 +484,11 @@ void evq_pop_first_slow(Evq *q, SimEvent *ev)
     g_assert(s->head != s->tail && q->cells[s->head].ev == ev);
     q->cells[s->head].ev = NULL; /* no pointer to an event that is not pending */
     advance_head(q, gi);
-    if (s->head == s->tail) { /* a next non-empty slot close by: note it, fetch its head */
-        uint64_t b = q->bits[gi / 64] & (~1ULL << (gi % 64));
-        if (b) {
-            q->scan = gi / 64 * 64 + (size_t)__builtin_ctzll(b);
-            __builtin_prefetch(q->cells[q->slots[q->scan].head].ev);
+    if (s->head == s->tail) { /* the next non-empty level-0 slot: note it, fetch its head */
+        long next = gi + 1 < EVQ_L0_SLOTS ? find_l0(q, gi + 1) : -1;
+        if (next >= 0) { /* evq_first's inline path finds it (events are usually > 64 ns apart) */
+            q->scan = (size_t)next;
+            __builtin_prefetch(q->cells[q->slots[next].head].ev);
         }
         return;
     }
