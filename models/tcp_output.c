@@ -432,6 +432,8 @@ static uint32_t tcp_mss_split_point(const TcpSock *tp, const Skb *skb, uint32_t 
  * tcp_limit_output_bytes, doubled (factor 1) for retransmissions. */
 static bool tcp_small_queue_check(TcpSock *tp, const Skb *skb, unsigned factor)
 {
+    if (!tcp_conf(tp)->tsq) /* before 3.6 */
+        return false;
     uint64_t limit = 2u * (uint64_t)skb->truesize;
     uint64_t rate_bytes = tp->pacing_rate ? tp->pacing_rate >> TCP_PACING_SHIFT : UINT64_MAX;
     if (rate_bytes > limit)

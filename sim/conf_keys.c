@@ -335,6 +335,12 @@ static const ConfKey table[] = {
          "net.ipv4.tcp_comp_sack_slack_ns: the hrtimer's range (100 us). The model fires the timer "
          "at the end of its range; a kernel runs it earlier when another hrtimer interrupt (the "
          "tick) falls inside the range."),
+    HOST("tcp", "tcp.tsq", CONF_T_BOOL, tcp.tsq, "true", NULL, NULL,
+         "TCP Small Queues (\"tcp: TCP Small Queues\", 46d3ceabd8d9, 3.6): tcp_write_xmit stops "
+         "while the socket's skbs below TCP (qdisc, TX ring) pass max(2 x truesize, ~1 ms of "
+         "pacing rate), at most limit_output_bytes, and resumes on their TX completion. false = "
+         "kernels before 3.6: no such limit, TCP hands the device everything cwnd and the "
+         "peer's window allow."),
     HOST("tcp", "tcp.limit_output_bytes", CONF_T_SIZE, tcp.limit_output_bytes, "1MiB", "1", "1GiB",
          "TSQ cap net.ipv4.tcp_limit_output_bytes: 1 MiB now (256 KiB from 2015, 128 KiB from 2012)."),
     HOST("tcp", "tcp.pacing", CONF_T_BOOL, tcp.pacing, "false", NULL, NULL,

@@ -133,6 +133,7 @@ typedef struct TcpConf {
     bool usec_ts;              /* hosts.H.tcp.usec_ts: TSval in us (route feature tcp_usec_ts) */
     bool tlp;                  /* hosts.H.tcp.tlp (tcp_early_retrans >= 3) */
     uint32_t limit_output_bytes; /* hosts.H.tcp.limit_output_bytes (TSQ) */
+    bool tsq;                  /* hosts.H.tcp.tsq: TCP Small Queues (3.6+) */
     bool pacing;               /* hosts.H.tcp.pacing: TCP internal pacing (EDT, 4.20+) */
     TcpTsoDefer tso_defer;     /* hosts.H.tcp.tso_defer: tcp_tso_should_defer() */
     uint32_t netdev_budget;    /* hosts.H.tcp.netdev_budget (net.core.netdev_budget) */

@@ -60,6 +60,28 @@ static void test_tsq_throttle_and_resume(void)
     th_free(tb);
 }
 
+/* Before 3.6 there was no TSQ (hosts.H.tcp.tsq false): the same write hands the device all
+ * three skbs (45, 45 and 10 MSS) at once, 2 x 66440 + (1280 + 10 x 1448) = 148640 bytes below
+ * TCP, and nothing is throttled. */
+static void test_no_tsq_before_3_6(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.limit_output_bytes = 20000;
+    tb->conf[0].tcp.tsq = false;
+    th_connect(tb, 1500);
+    tcp_set_xmit_hook(tb->a, hold_output, tb);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_write(tb->a, 100 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 3);
+    g_assert_cmpuint(tcp_sk(tb->a)->wmem_alloc, ==, 148640);
+    g_assert_false(tb->a->tsq_flags & TSQF_THROTTLED);
+    g_assert_cmpuint(tb->a->write_queue.qlen, ==, 0);
+    while (th_pending(tb, 0))
+        complete(tb, th_take(tb, 0));
+    th_free(tb);
+}
+
 /* While the owner holds the socket the TSQ handler only sets TCP_TSQ_DEFERRED; tcp_release_cb
  * then transmits. */
 static void test_tsq_deferred_while_owned(void)
@@ -138,6 +160,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/tsq/throttle-resume", test_tsq_throttle_and_resume);
+    g_test_add_func("/tcp/tsq/none-before-3.6", test_no_tsq_before_3_6);
     g_test_add_func("/tcp/tsq/autocork", test_autocork);
     g_test_add_func("/tcp/tsq/deferred-owned", test_tsq_deferred_while_owned);
     return g_test_run();
