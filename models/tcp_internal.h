@@ -348,6 +348,11 @@ static inline bool tcp_is_sack(const TcpSock *tp)
 {
     return tp->sack_ok;
 }
+/* tcp_is_fack: a SACK sender of the FACK era (hosts.H.tcp.loss_detection: fack) */
+static inline bool tcp_is_fack(const TcpSock *tp)
+{
+    return tp->sack_ok && tcp_conf(tp)->loss_detection == TCP_LOSS_FACK;
+}
 static inline uint64_t tcp_wnd_end(const TcpSock *tp)
 {
     return tp->snd_una + tp->snd_wnd;
@@ -436,6 +441,7 @@ void tcp_wake_reader(TcpSock *tp, Cpu *cpu);
 
 /* ---- tcp_sack.c ---- */
 int tcp_sacktag_write_queue(TcpSock *tp, const Skb *ack_skb, TcpAckState *st);
+uint32_t tcp_fackets_out(const TcpSock *tp);
 
 /* ---- tcp_loss.c ---- */
 void tcp_fastretrans_alert(TcpSock *tp, uint64_t prior_snd_una, uint32_t num_dupack, int *ack_flag,

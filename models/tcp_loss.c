@@ -1,7 +1,8 @@
 /* tcp_loss.c - the loss-recovery state machine of net/ipv4/tcp_input.c.
  *
  * What it models: the congestion-avoidance states Open/Disorder/CWR/Recovery/Loss, entering
- * fast recovery on RACK-marked losses with PRR (RFC 6937, T.F.3), the RTO's Loss state
+ * fast recovery on RACK-marked losses (or by 3.x FACK's rules, hosts.H.tcp.loss_detection) with
+ * PRR (RFC 6937, T.F.3), the RTO's Loss state
  * (tcp_enter_loss, T.C.5) and its ACK processing with F-RTO (tcp_process_loss, tcp_frto = 2,
  * T.C.6), the undo paths - Eifel by timestamps (tcp_packet_delayed), DSACK (undo_retrans
  * reaching 0), F-RTO (TCPSpuriousRTOs) - and the TLP outcome (tcp_process_tlp_ack, T.D.3).
@@ -187,8 +188,8 @@ void tcp_enter_recovery(TcpSock *tp)
 
 /* ---- RTO: the Loss state (T.C.5) ---- */
 
-/* tcp_timeout_mark_lost: all outstanding data is lost, except (RACK) skbs sent within the
- * last RACK RTT; sacked marks are dropped if the head itself is sacked (reneging). Without SACK
+/* tcp_timeout_mark_lost: all outstanding data is lost, except (RACK, not FACK) skbs sent within
+ * the last RACK RTT; sacked marks are dropped if the head itself is sacked (reneging). Without SACK
  * the duplicate-ACK count goes too (tcp_reset_reno_sack): every skb is now lost, and a count
  * kept beside them would take in flight below zero. */
 static void tcp_timeout_mark_lost(TcpSock *tp)
@@ -203,8 +204,9 @@ static void tcp_timeout_mark_lost(TcpSock *tp)
         tp->sacked_out = 0;
     }
     for (Skb *skb = head; skb; skb = skb->next) {
-        if (!is_reneg && skb != head && tcp_is_sack(tp) && tcp_rack_skb_timeout(tp, skb, 0) > 0)
-            continue; /* not lost yet */
+        if (!is_reneg && skb != head && tcp_is_sack(tp) && !tcp_is_fack(tp) &&
+            tcp_rack_skb_timeout(tp, skb, 0) > 0)
+            continue; /* not lost yet (RACK; FACK's tcp_enter_loss marks all) */
         tcp_mark_skb_lost(tp, skb);
     }
 }
@@ -411,20 +413,106 @@ static void tcp_newreno_mark_lost(TcpSock *tp, bool snd_una_advanced)
     tcp_mark_skb_lost(tp, skb);
 }
 
-/* tcp_identify_packet_loss: RACK with SACK, NewReno's rule without. */
-static void tcp_identify_packet_loss(TcpSock *tp, int *ack_flag, Cpu *cpu)
+/* ---- FACK (hosts.H.tcp.loss_detection: fack; 2.6-4.3 with tcp_fack = 1, read in 3.4) ---- */
+
+/* The host's jiffies counter at time t, as tcp_jiffies() counts now (ktimer_jiffies). */
+static uint64_t tcp_jiffies_at(const TcpSock *tp, sim_time_t t)
+{
+    uint64_t ns = (uint64_t)t + (uint64_t)tp->tick_phase;
+    const uint64_t s = (uint64_t)SIM_S;
+    return ns / s * tp->hz + ns % s * tp->hz / s;
+}
+
+/* tcp_skb_timedout: last sent (TCP_SKB_CB(skb)->when, jiffies) more than an RTO ago */
+static bool tcp_skb_timedout(const TcpSock *tp, const Skb *skb)
+{
+    return tcp_jiffies(tp) - tcp_jiffies_at(tp, skb->tx_time) > tp->icsk_rto;
+}
+
+static bool tcp_head_timedout(const TcpSock *tp)
+{
+    return tp->packets_out && tp->rtx_queue.head && tcp_skb_timedout(tp, tp->rtx_queue.head);
+}
+
+/* tcp_mark_head_lost with FACK: every segment among the first `packets` counts, SACKed or not,
+ * and the un-SACKed ones are marked lost; a TSO skb across the boundary is split at it. Up to
+ * snd_nxt ("tcp: detect loss above high_seq in recovery", 974c12360dfe, 3.2; 2.6.30 stopped at
+ * high_seq). A retransmission already marked stays as it is (tcp_skb_mark_lost). */
+static void tcp_fack_mark_head_lost(TcpSock *tp, uint32_t packets)
+{
+    uint32_t cnt = 0;
+    for (Skb *skb = tp->rtx_queue.head; skb && skb->end_seq <= tp->snd_nxt; skb = skb->next) {
+        uint32_t oldcnt = cnt;
+        cnt += tcp_skb_pcount(skb);
+        if (cnt > packets) {
+            if ((skb->sacked & TCPCB_SACKED_ACKED) || oldcnt >= packets)
+                break;
+            uint32_t mss = skb->gso_size ? skb->gso_size : tp->mss_cache;
+            tcp_fragment(tp, &tp->rtx_queue, skb, (packets - oldcnt) * mss);
+            cnt = packets;
+        }
+        if (!(skb->sacked & (TCPCB_LOST | TCPCB_SACKED_ACKED)))
+            tcp_mark_skb_lost(tp, skb);
+    }
+}
+
+/* tcp_update_scoreboard with FACK: the first max(fackets_out - reordering, 1) segments, then
+ * (tcp_timeout_skbs) every skb from the head on that was last sent more than an RTO ago. */
+static void tcp_fack_update_scoreboard(TcpSock *tp, uint32_t fackets)
+{
+    tcp_fack_mark_head_lost(tp, fackets > tp->reordering ? fackets - tp->reordering : 1);
+    if (!tcp_head_timedout(tp))
+        return;
+    for (Skb *skb = tp->rtx_queue.head; skb && tcp_skb_timedout(tp, skb); skb = skb->next)
+        if (!(skb->sacked & (TCPCB_LOST | TCPCB_SACKED_ACKED)))
+            tcp_mark_skb_lost(tp, skb);
+}
+
+/* The FACK part of 3.4's tcp_fastretrans_alert. From Open, Disorder or CWR, Recovery begins
+ * when tcp_time_to_recover says so: something is marked lost, fackets_out > reordering
+ * (dupthresh, 3), or the head timed out (the small-window Trick#4 and thin-stream rules are not
+ * modelled; early retransmit came in 3.5). The scoreboard is then updated if the ACK was a
+ * duplicate, or SACKed new data with fackets_out > reordering (do_lost), or the head timed out.
+ * In Recovery the same do_lost, except that an ACK advancing snd_una marks while fackets_out >
+ * reordering (tcp_try_undo_partial's "failed"; the model has no partial undo). In Loss nothing:
+ * the RTO marked every un-SACKed skb. True when it is time to recover. */
+static bool tcp_fack_mark_lost(TcpSock *tp, int flag)
+{
+    if (tp->ca_state == TCP_CA_Loss)
+        return false;
+    uint32_t fackets = tcp_fackets_out(tp);
+    bool beyond = fackets > tp->reordering;
+    bool timedout = tcp_head_timedout(tp);
+    bool do_lost = !(flag & (FLAG_SND_UNA_ADVANCED | FLAG_NOT_DUP)) || ((flag & FLAG_DATA_SACKED) && beyond);
+    if (tp->ca_state == TCP_CA_Recovery) {
+        if (flag & FLAG_SND_UNA_ADVANCED)
+            do_lost = beyond;
+    } else if (!tp->lost_out && !beyond && !timedout) {
+        return false;
+    }
+    if (do_lost || timedout)
+        tcp_fack_update_scoreboard(tp, fackets);
+    return true;
+}
+
+/* tcp_identify_packet_loss: RACK or FACK with SACK, NewReno's rule without. True when it is time
+ * to recover (tcp_time_to_recover): with RACK and NewReno, when something is marked lost. */
+static bool tcp_identify_packet_loss(TcpSock *tp, int *ack_flag, Cpu *cpu)
 {
     if (!tp->rtx_queue.head)
-        return;
+        return tp->lost_out != 0;
     if (!tcp_is_sack(tp)) {
         tcp_newreno_mark_lost(tp, *ack_flag & FLAG_SND_UNA_ADVANCED);
-        return;
+        return tp->lost_out != 0;
     }
+    if (tcp_is_fack(tp))
+        return tcp_fack_mark_lost(tp, *ack_flag);
     uint32_t prior_retrans = tp->retrans_out;
     if (tcp_rack_mark_lost(tp, cpu))
         *ack_flag &= ~FLAG_SET_XMIT_TIMER;
     if (prior_retrans > tp->retrans_out)
         *ack_flag |= FLAG_LOST_RETRANS;
+    return tp->lost_out != 0;
 }
 
 /* ---- tcp_fastretrans_alert ---- */
@@ -445,7 +533,8 @@ static bool tcp_fastretrans_end_episode(TcpSock *tp)
     return false;
 }
 
-/* Open/Disorder (or Loss just undone): enter Recovery when RACK found losses. */
+/* Open/Disorder (or Loss just undone): enter Recovery when RACK found losses (FACK: when
+ * tcp_time_to_recover says so). */
 static void tcp_fastretrans_open(TcpSock *tp, uint32_t num_dupack, int *ack_flag, int *rexmit, Cpu *cpu)
 {
     if (!tcp_is_sack(tp)) {
@@ -455,8 +544,7 @@ static void tcp_fastretrans_open(TcpSock *tp, uint32_t num_dupack, int *ack_flag
     }
     if (tp->ca_state <= TCP_CA_Disorder)
         tcp_try_undo_dsack(tp);
-    tcp_identify_packet_loss(tp, ack_flag, cpu);
-    if (!tp->lost_out) { /* tcp_time_to_recover */
+    if (!tcp_identify_packet_loss(tp, ack_flag, cpu)) {
         tcp_try_to_open(tp);
         return;
     }
@@ -481,10 +569,10 @@ void tcp_fastretrans_alert(TcpSock *tp, uint64_t prior_snd_una, uint32_t num_dup
             tcp_add_reno_sack(tp, num_dupack);
         if (tcp_try_undo_dsack(tp))
             tcp_try_to_open(tp);
-        tcp_identify_packet_loss(tp, ack_flag, cpu);
+        bool recover = tcp_identify_packet_loss(tp, ack_flag, cpu);
         if (tp->ca_state != TCP_CA_Recovery) {
             /* undone (reordering), but a loss is evident on this ACK too: a new episode */
-            if (!tp->lost_out) /* tcp_time_to_recover */
+            if (!recover)
                 return;
             tcp_enter_recovery(tp);
         }

@@ -695,6 +695,8 @@ int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
     if (err == 0) {
         skb->sacked |= TCPCB_RETRANS;
         tp->retrans_out += tcp_skb_pcount(skb);
+        /* 2.6-4.3: snd_nxt kept in the queued skb's ack_seq, for tcp_mark_lost_retrans (FACK) */
+        skb->ack_seq = tp->snd_nxt;
     }
     /* the TS clock of the first (attempted) retransmission, for Eifel (T.C.6) */
     if (!tp->retrans_stamp)

@@ -157,6 +157,47 @@ static int tcp_sacktag_range(TcpSock *tp, uint64_t start, uint64_t end, bool dup
     return flag;
 }
 
+/* tp->fackets_out of the FACK era: the segments from snd_una up to and including the highest
+ * SACKed one, holes counted (3.4 tcp_sacktag_one / tcp_clean_rtx_queue keep it so); 0 with
+ * nothing SACKed. */
+uint32_t tcp_fackets_out(const TcpSock *tp)
+{
+    uint32_t count = 0, fackets = 0;
+    for (const Skb *skb = tp->rtx_queue.head; skb; skb = skb->next) {
+        count += tcp_skb_pcount(skb);
+        if (skb->sacked & TCPCB_SACKED_ACKED)
+            fackets = count;
+    }
+    return fackets;
+}
+
+/* tcp_mark_lost_retrans (until 4.3, FACK senders in Recovery; read in 3.4's tcp_input.c): a
+ * retransmission is lost again when a SACKed skb starts above snd_nxt as it was when the
+ * retransmission left (kept in its ack_seq, as the kernel does): data sent after it arrived
+ * and it did not. It loses its SACKED_RETRANS mark, stays LOST, and can be resent
+ * (TCPLostRetransmit, a counter sksim does not keep). received_upto is tcp_highest_sack_seq(),
+ * the highest SACKed skb's start. */
+static int tcp_fack_mark_lost_retrans(TcpSock *tp)
+{
+    if (tp->ca_state != TCP_CA_Recovery || !tp->retrans_out || !tp->sacked_out)
+        return 0;
+    uint64_t received_upto = tp->snd_una;
+    for (const Skb *skb = tp->rtx_queue.head; skb; skb = skb->next)
+        if (skb->sacked & TCPCB_SACKED_ACKED)
+            received_upto = skb->seq;
+    int flag = 0;
+    for (Skb *skb = tp->rtx_queue.head; skb; skb = skb->next) {
+        if (!(skb->sacked & TCPCB_SACKED_RETRANS) || received_upto <= skb->ack_seq)
+            continue;
+        skb->sacked &= (uint8_t)~TCPCB_SACKED_RETRANS;
+        tp->retrans_out -= tcp_skb_pcount(skb);
+        if (!(skb->sacked & TCPCB_LOST))
+            tcp_mark_skb_lost(tp, skb);
+        flag = FLAG_LOST_RETRANS;
+    }
+    return flag;
+}
+
 int tcp_sacktag_write_queue(TcpSock *tp, const Skb *ack_skb, TcpAckState *st)
 {
     int flag = 0;
@@ -170,5 +211,7 @@ int tcp_sacktag_write_queue(TcpSock *tp, const Skb *ack_skb, TcpAckState *st)
             continue; /* old block */
         flag |= tcp_sacktag_range(tp, b->start, b->end, dup, st);
     }
+    if (tcp_is_fack(tp))
+        flag |= tcp_fack_mark_lost_retrans(tp);
     return flag;
 }

@@ -25,6 +25,7 @@ G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
 G_STATIC_ASSERT(sizeof(CongControl) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpWinScaling) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpTsoDefer) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpLossDetection) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvqSpaceInit) == sizeof(int));
@@ -40,6 +41,7 @@ static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
 static const char *const tso_defer_choices[] = {"off", "3.x", "4.x", NULL};
+static const char *const loss_detection_choices[] = {"rack", "fack", NULL};
 static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
                                                   "scaling_ratio", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
@@ -48,6 +50,7 @@ static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NU
 static const char *const workload_choices[] = {"stream", "rr", NULL};
 
 G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
+G_STATIC_ASSERT(TCP_LOSS_RACK == 0 && TCP_LOSS_FACK == 1);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
@@ -291,6 +294,20 @@ static const ConfKey table[] = {
          "receiver's autotuning RTT, the sender's fallback) become us-exact."),
     HOST("tcp", "tcp.tlp", CONF_T_BOOL, tcp.tlp, "true", NULL, NULL,
          "Tail loss probe: net.ipv4.tcp_early_retrans=3 (3.10+)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.loss_detection", tcp.loss_detection, "rack",
+             loss_detection_choices, "tcp",
+             "How a SACK sender finds lost segments. rack = RACK (4.4+, the only SACK loss "
+             "detection since 4.18): a segment is lost once one sent after it was (s)acked and a "
+             "RACK RTT plus a reordering window has passed. fack = 2.6-4.3 with "
+             "net.ipv4.tcp_fack = 1, the default (RACK joined it in 4.4, FACK was retired in "
+             "4.15; read in 3.4's tcp_input.c): Recovery begins "
+             "when something is marked lost, fackets_out (segments up to the highest SACKed one) "
+             "exceeds tp->reordering (3) or the head was sent more than an RTO ago "
+             "(tcp_time_to_recover); then every un-SACKed segment among the first fackets_out - "
+             "reordering is lost (tcp_update_scoreboard, tcp_mark_head_lost), and in Recovery a "
+             "retransmission is lost again once data sent after it is SACKed "
+             "(tcp_mark_lost_retrans); an RTO marks everything un-SACKed lost. No RACK reordering "
+             "timer. Without SACK both are NewReno."),
     HOST("tcp", "tcp.autocorking", CONF_T_BOOL, tcp.autocorking, "true", NULL, NULL,
          "net.ipv4.tcp_autocorking=1 (3.14+, f54b311142a9): at the end of a write, a tail skb "
          "still short of size_goal is held while earlier data of the socket waits below TCP "

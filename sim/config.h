@@ -68,6 +68,11 @@ typedef enum {
                         * within min(srtt / 2, 1 ms) */
 } TcpTsoDefer;
 typedef enum {
+    TCP_LOSS_RACK, /* 4.4+ (the default; alone since 4.18): RACK marks losses by time */
+    TCP_LOSS_FACK, /* 2.6-4.3, net.ipv4.tcp_fack = 1 (default): dupthresh on fackets_out,
+                    * tcp_update_scoreboard / tcp_mark_head_lost (tcp_loss.c) */
+} TcpLossDetection;
+typedef enum {
     TCP_WIN_ADV_WIN_SCALE_2, /* until 3.4: tcp_adv_win_scale = 2, window = 3/4 of the space */
     TCP_WIN_ADV_WIN_SCALE_1, /* 3.5-6.4 (b49960a05e32): tcp_adv_win_scale = 1, half */
     TCP_WIN_SCALING_RATIO,   /* 6.5+ (dfa2f0483360): space * scaling_ratio / 256, measured */
@@ -132,6 +137,7 @@ typedef struct TcpConf {
     bool timestamps;           /* hosts.H.tcp.timestamps */
     bool usec_ts;              /* hosts.H.tcp.usec_ts: TSval in us (route feature tcp_usec_ts) */
     bool tlp;                  /* hosts.H.tcp.tlp (tcp_early_retrans >= 3) */
+    TcpLossDetection loss_detection; /* hosts.H.tcp.loss_detection: rack or 3.x FACK */
     uint32_t limit_output_bytes; /* hosts.H.tcp.limit_output_bytes (TSQ) */
     bool tsq;                  /* hosts.H.tcp.tsq: TCP Small Queues (3.6+) */
     bool pacing;               /* hosts.H.tcp.pacing: TCP internal pacing (EDT, 4.20+) */

@@ -627,6 +627,192 @@ static void test_moderate_cwnd_in_disorder(void)
     g_assert_cmpuint(cwnd, ==, 30);
 }
 
+/* Loss detection by era (hosts.H.tcp.loss_detection), a bench without TLP or timestamps: n
+ * one-MSS writes at t = 0, all of them taken from the wire into seg[] (cwnd 10 sends ten). */
+static TcpBench *era_bench(TcpLossDetection mode, int n, Skb **seg)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++) {
+        tb->conf[i].tcp.tlp = false;
+        tb->conf[i].tcp.timestamps = false;
+        tb->conf[i].tcp.loss_detection = mode;
+    }
+    th_connect(tb, 1500);
+    for (int i = 0; i < n; i++)
+        th_write(tb->a, tb->a->mss_cache);
+    for (int i = 0; i < n && th_pending(tb, 0); i++)
+        seg[i] = th_take(tb, 0);
+    return tb;
+}
+
+/* FACK (3.4 tcp_time_to_recover, tcp_update_scoreboard). Ten segments, 0 and 2 lost; 1, 3, 4
+ * and then 5 arrive at 10 ms and each draws an immediate SACK, delivered at 20 ms one by one.
+ *  - SACK of 1: fackets_out 2 (the hole 0 and 1) <= reordering 3: Disorder. No RACK timer:
+ *    only the RTO is pending.
+ *  - SACK of 3: fackets_out 4 (0..3) > 3: Recovery (TCPSackRecovery 1); the first 4 - 3 = 1
+ *    segment is lost: 0 alone (lost_out 1), resent (TCPFastRetrans 1). 2 is not marked.
+ *  - SACK of 4: fackets_out 5, the first 2 segments: 0 (already) and 1 (SACKed): still 1 lost.
+ *  - SACK of 5: fackets_out 6, the first 3: 2 is now lost and resent (TCPFastRetrans 2; PRR
+ *    allows it: in flight 10 - 4 SACKed - 2 lost + 1 resent = 5 < ssthresh 7).
+ * RACK (the default) on the same ACKs: 2 SACKed are under dupthresh, so 0 and 2 wait for the
+ * reordering window (the REO timer is armed) and Recovery begins only with the third SACK, which
+ * marks both 0 and 2 (reo_wnd 0: everything sent before the SACKed 4 has had its RACK RTT). */
+static void run_fack_marking(TcpLossDetection mode, uint32_t state_after[4], uint32_t lost_after[4],
+                             uint8_t *pending_after_first)
+{
+    Skb *seg[10];
+    TcpBench *tb = era_bench(mode, 10, seg);
+    skb_free(tb->host[0].pool, seg[0]);
+    skb_free(tb->host[0].pool, seg[2]);
+    th_run_to(tb, 10 * SIM_MS);
+    const int arrive[4] = { 1, 3, 4, 5 };
+    for (int i = 0; i < 4; i++)
+        th_deliver_skb(tb, 0, seg[arrive[i]]);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 4);
+    th_run_to(tb, 20 * SIM_MS);
+    for (int i = 0; i < 4; i++) {
+        th_deliver(tb, 1);
+        state_after[i] = tb->a->ca_state;
+        lost_after[i] = tb->a->lost_out;
+        if (i == 0)
+            *pending_after_first = tb->a->icsk_pending;
+    }
+    if (mode == TCP_LOSS_FACK) {
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSackRecovery), ==, 1);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 2);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 2); /* the resent 0 and 2 */
+        g_assert_cmpuint(tb->out[0].head->seq, ==, 1);
+        g_assert_cmpuint(tb->out[0].tail->seq, ==, 1 + 2 * (uint64_t)tb->a->mss_cache);
+    }
+    for (int i = 6; i < 10; i++)
+        skb_free(tb->host[0].pool, seg[i]);
+    th_free(tb);
+}
+
+static void test_fack_marking(void)
+{
+    uint32_t state[4], lost[4];
+    uint8_t pending;
+    run_fack_marking(TCP_LOSS_FACK, state, lost, &pending);
+    g_assert_cmpuint(state[0], ==, TCP_CA_Disorder);
+    g_assert_cmpuint(pending, ==, ICSK_TIME_RETRANS);
+    g_assert_cmpuint(state[1], ==, TCP_CA_Recovery);
+    g_assert_cmpuint(lost[1], ==, 1);
+    g_assert_cmpuint(lost[2], ==, 1);
+    g_assert_cmpuint(lost[3], ==, 2);
+    run_fack_marking(TCP_LOSS_RACK, state, lost, &pending);
+    g_assert_cmpuint(pending, ==, ICSK_TIME_REO_TIMEOUT);
+    g_assert_cmpuint(state[1], ==, TCP_CA_Disorder);
+    g_assert_cmpuint(lost[1], ==, 0);
+    g_assert_cmpuint(state[2], ==, TCP_CA_Recovery);
+    g_assert_cmpuint(lost[2], ==, 2);
+}
+
+/* A retransmission lost again (3.4 tcp_mark_lost_retrans, FACK in Recovery). Ten segments;
+ * 0 is lost, 1..9 arrive and their SACKs reach the sender at 20 ms. The SACK of 3 starts
+ * Recovery and 0 is resent at once, while snd_nxt is 1 + 10 mss (kept in the skb's ack_seq).
+ * Two more writes then go out as 10 and 11 (PRR: in flight 1, cwnd 7). The resent 0 is lost
+ * too. 10 arrives: its SACKed skb starts at 1 + 10 mss, not above that snd_nxt, so FACK still
+ * counts the retransmission in flight (retrans_out 1); 11 arrives, starting above it: the
+ * retransmission is lost again and 0 goes a third time (TCPFastRetrans 2, retrans_out 1 again,
+ * ack_seq now 1 + 12 mss). RACK marks it on the SACK of 10 already: 10 was sent after the
+ * retransmission and has been delivered, and in Recovery the reordering window is 0. */
+static void run_lost_retransmit(TcpLossDetection mode, uint32_t *retrans_after_10,
+                                uint64_t *fast_retrans_after_10)
+{
+    Skb *seg[10];
+    TcpBench *tb = era_bench(mode, 10, seg);
+    uint64_t mss = tb->a->mss_cache;
+    skb_free(tb->host[0].pool, seg[0]);
+    th_run_to(tb, 10 * SIM_MS);
+    for (int i = 1; i <= 9; i++)
+        th_deliver_skb(tb, 0, seg[i]);
+    th_run_to(tb, 20 * SIM_MS);
+    while (th_deliver(tb, 1))
+        ;
+    g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 1);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 7);
+    th_write(tb->a, mss);
+    th_write(tb->a, mss);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 3); /* the resent 0, then the new 10 and 11 */
+    Skb *rtx = th_take(tb, 0);
+    g_assert_cmpuint(rtx->seq, ==, 1);
+    skb_free(tb->host[0].pool, rtx);
+    th_run_to(tb, 25 * SIM_MS);
+    th_deliver(tb, 0); /* 10 */
+    th_run_to(tb, 30 * SIM_MS);
+    th_deliver(tb, 1);
+    *retrans_after_10 = tb->a->retrans_out;
+    *fast_retrans_after_10 = th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans);
+    if (mode == TCP_LOSS_FACK) {
+        g_assert_cmpuint(tb->a->rtx_queue.head->ack_seq, ==, 1 + 10 * mss);
+        th_run_to(tb, 31 * SIM_MS);
+        th_deliver(tb, 0); /* 11 */
+        th_run_to(tb, 36 * SIM_MS);
+        th_deliver(tb, 1);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPFastRetrans), ==, 2);
+        g_assert_cmpuint(tb->a->retrans_out, ==, 1);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+        g_assert_cmpuint(tb->out[0].head->seq, ==, 1);
+        g_assert_cmpuint(tb->a->rtx_queue.head->ack_seq, ==, 1 + 12 * mss);
+    }
+    th_free(tb);
+}
+
+static void test_fack_lost_retransmit(void)
+{
+    uint32_t retrans;
+    uint64_t fast;
+    run_lost_retransmit(TCP_LOSS_FACK, &retrans, &fast);
+    g_assert_cmpuint(retrans, ==, 1);
+    g_assert_cmpuint(fast, ==, 1);
+    run_lost_retransmit(TCP_LOSS_RACK, &retrans, &fast);
+    g_assert_cmpuint(fast, ==, 2);
+}
+
+/* The RTO's marking by era. A 10 ms RTT sample first; at 20 ms one segment A is sent and lost,
+ * arming the RTO; 5 ms before it fires a second segment B is sent and lost too. At the RTO,
+ * FACK's tcp_enter_loss marks every un-SACKed segment lost: lost_out 2, cwnd = in flight 0 + 1.
+ * RACK leaves B, sent 5 ms ago, within its 10 ms RACK RTT (tcp_timeout_mark_lost): lost_out 1,
+ * cwnd = in flight 1 + 1 = 2. Both resend only A. */
+static void run_rto_marking(TcpLossDetection mode, uint32_t *lost, uint32_t *cwnd)
+{
+    Skb *seg[1];
+    TcpBench *tb = era_bench(mode, 1, seg);
+    th_deliver_skb(tb, 0, seg[0]);
+    th_run_to(tb, 10 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->rack.rtt_us, ==, 10000);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, tb->a->mss_cache);
+    th_drop(tb, 0);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_RETRANS);
+    uint64_t rto_at = tb->a->icsk_timeout; /* jiffies = ms at HZ 1000 */
+    th_run_to(tb, (sim_time_t)(rto_at - 5) * SIM_MS);
+    th_write(tb->a, tb->a->mss_cache);
+    th_drop(tb, 0);
+    th_run_to(tb, (sim_time_t)(rto_at + 1) * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    g_assert_cmpuint(tb->a->packets_out, ==, 2);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    g_assert_cmpuint(tb->out[0].head->seq, ==, 1 + (uint64_t)tb->a->mss_cache);
+    *lost = tb->a->lost_out;
+    *cwnd = tb->a->snd_cwnd;
+    th_free(tb);
+}
+
+static void test_fack_rto_marks_all(void)
+{
+    uint32_t lost, cwnd;
+    run_rto_marking(TCP_LOSS_FACK, &lost, &cwnd);
+    g_assert_cmpuint(lost, ==, 2);
+    g_assert_cmpuint(cwnd, ==, 1);
+    run_rto_marking(TCP_LOSS_RACK, &lost, &cwnd);
+    g_assert_cmpuint(lost, ==, 1);
+    g_assert_cmpuint(cwnd, ==, 2);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -644,5 +830,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/newreno-delivered-once", test_newreno_delivered_once);
     g_test_add_func("/tcp/recovery/rto-eagain-backs-off", test_rto_eagain_backs_off);
     g_test_add_func("/tcp/recovery/moderate-cwnd-in-disorder", test_moderate_cwnd_in_disorder);
+    g_test_add_func("/tcp/recovery/fack-marking", test_fack_marking);
+    g_test_add_func("/tcp/recovery/fack-lost-retransmit", test_fack_lost_retransmit);
+    g_test_add_func("/tcp/recovery/fack-rto-marks-all", test_fack_rto_marks_all);
     return g_test_run();
 }
