@@ -53,8 +53,12 @@ must_pass delack-prequeue "arming at min(ato, ...) speeds request/response up" \
   "slack does at least as well"
 
 compare backlog-limit 2s
-must_pass backlog-limit "before - goodput near 6.05 Gbit/s" "before - ACKs dropped at the backlog" \
-  "after - no backlog drops"
+# "before - goodput near 6.05 Gbit/s" left this list with 3.4's FACK loss detection
+# (tcp.loss_detection): with seed 1 the first recovery stalls on a lost retransmission that FACK
+# cannot see (nothing sent after it is SACKed), the RTO restarts the flow at 0.2 s and "before"
+# then runs 7.7 Gbit/s (1.27); seeds 3 and 5 stay at 5.7 (README, 004). Its five-seed mean still
+# meets the band (tests/seed-effects-floor).
+must_pass backlog-limit "before - ACKs dropped at the backlog" "after - no backlog drops"
 known_gaps backlog-limit
 
 compare sendmsg-flush-backlog 1s
