@@ -34,12 +34,15 @@
     "transactions_per_s, each report counter, events, wall_s) and, per metric,\n"                \
     "DIR/plots/<metric>.{png,svg,dat}: the mean over seeds and its 95 % confidence interval\n"   \
     "(Student t) against the first parameter. DIR defaults to out/<scenario name>-sweep.\n"      \
+    "Seeds differ only where a run draws from its seed (workloads.W.start_jitter,\n"             \
+    "links.L.loss); without such a draw the seeds of a point are one run, and sweep warns.\n"    \
     "\n"                                                                                         \
     "Examples:\n"                                                                                \
-    "  sksim sweep scenarios/example.yaml \\\n"                                                 \
+    "  sksim sweep scenarios/release-sock-resched.yaml \\\n"                                    \
     "      --param stack.release_sock.resched_every=1,2,4,8,16,32,64 --seeds 3\n"                \
-    "  sksim sweep scenarios/example.yaml --param hosts.server.cpus=1,2,4 \\\n"                 \
-    "      --param links.wire.rate=1Gbit,10Gbit --seeds 5 --jobs 4 --variant after\n"           \
+    "  sksim sweep scenarios/example.yaml --param hosts.server.cpus=2,4,8 \\\n"                 \
+    "      --param links.wire.rate=1Gbit,10Gbit --set workloads.bulk.start_jitter=1ms \\\n"    \
+    "      --seeds 5 --jobs 4 --variant after\n"                                                 \
     "\n"                                                                                         \
     "Exit status: 0 done, 2 bad input or a failed run (its error, an invariant's included, is\n" \
     "printed), 130/143 interrupted (run again to resume)."
@@ -79,6 +82,7 @@ typedef struct Plan {
     char *dir;
     char *stamp;         /* "# scenario sha256 ... sksim VERSION": what else a result depends on */
     guint skipped;
+    gboolean uses_seed;  /* some run draws from its seed (start_jitter, link loss) */
 } Plan;
 
 static void plan_clear(Plan *p)
@@ -245,6 +249,7 @@ static gboolean add_run(Plan *plan, const SweepArgs *a, guint g, guint si, uint6
         fprintf(stderr, "sksim sweep: %s: %s\n", sub, err->message);
         return FALSE;
     }
+    plan->uses_seed |= scenario_conf_uses_seed(conf);
     g_autofree char *sets_text = sweep_overrides_text((const char *const *)sets);
     g_autofree char *overrides = g_strconcat(plan->stamp, sets_text, NULL);
     if (sweep_run_complete(row->dir, conf->name, label, seed) &&
@@ -347,6 +352,11 @@ static int sweep(Plan *plan, const SweepArgs *a)
     if (!make_plan(plan, a, variants))
         return CLI_EXIT_USAGE;
     guint nseeds = a->seeds > 0 ? (guint)a->seeds : 1;
+    if (nseeds > 1 && !plan->uses_seed)
+        fprintf(stderr, "sksim sweep: warning: no run draws from its seed (every "
+                        "workloads.W.start_jitter is 0 and every links.L.loss 0), so the %u seeds "
+                        "of each point are the same run and their confidence intervals have no "
+                        "width; set a start_jitter (e.g. 1ms) to vary the runs\n", nseeds);
     guint threads = a->jobs > 0 ? (guint)a->jobs : g_get_num_processors();
     g_autoptr(GPtrArray) confs = g_ptr_array_new();
     for (guint i = 0; i < plan->jobs->len; i++)

@@ -92,6 +92,17 @@ const LinkConf *scenario_conf_link(const ScenarioConf *c, const char *a, const c
     return NULL;
 }
 
+gboolean scenario_conf_uses_seed(const ScenarioConf *c)
+{
+    for (guint i = 0; i < c->links->len; i++)
+        if (((const LinkConf *)g_ptr_array_index(c->links, i))->loss > 0.0)
+            return TRUE;
+    for (guint i = 0; i < c->workloads->len; i++)
+        if (((const WorkloadConf *)g_ptr_array_index(c->workloads, i))->start_jitter_ns > 0)
+            return TRUE;
+    return FALSE;
+}
+
 char *scenario_conf_host_hint(const ScenarioConf *c, const char *name)
 {
     g_autoptr(GPtrArray) cands = g_ptr_array_new();

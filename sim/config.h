@@ -230,6 +230,10 @@ typedef struct ScenarioConf {
 const HostConf *scenario_conf_host(const ScenarioConf *c, const char *name);
 /* The first link (in file order) joining hosts a and b, either way round, or NULL. */
 const LinkConf *scenario_conf_link(const ScenarioConf *c, const char *a, const char *b);
+/* Whether the run draws from its seed at all: the only random draws are each flow's start offset
+ * (workloads.W.start_jitter) and each frame's loss (links.L.loss). Without either, every seed
+ * gives the same run, event for event. */
+gboolean scenario_conf_uses_seed(const ScenarioConf *c);
 /* For an unknown host name: " (did you mean 'x'?)" from c's host names, or "" (g_free it). */
 char *scenario_conf_host_hint(const ScenarioConf *c, const char *name);
 

@@ -30,6 +30,17 @@ done
 [ ! -e "$out/runs/$key=1/seed-1/before" ] || fail "--variant after ran before"
 # the parameter reached the runs: one row per run, wall_s last; events of equal runs agree
 cp "$csv" "$TMP/first.csv"
+# cli_tiny.yaml has no start_jitter and no link loss: nothing draws from the seed, so its two
+# seeds are one run twice (identical event counts), and the sweep says so on stderr
+[ "$(tail -n +2 "$csv" | cut -d, -f1,$(head -n 1 "$csv" | tr , '\n' | grep -n '^events$' | cut -d: -f1) | sort -u | wc -l)" -eq 2 ] ||
+  fail "seeds without random draws gave different runs: $(cat "$csv")"
+expect_grep "^sksim sweep: warning: no run draws from its seed .*the 2 seeds of each point are the same run" "$TMP/err"
+# with a start offset drawn from the seed, or with one seed, there is nothing to warn about
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=16" --seeds 2 --variant after \
+  --set workloads.bulk.start_jitter=1ms --out "$TMP/sw-jitter"
+expect_no_grep "warning" "$TMP/err"
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=16" --variant after --out "$TMP/sw-one"
+expect_no_grep "warning" "$TMP/err"
 
 # run again: every run is skipped and sweep.csv is the same file
 expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --jobs 2 \
