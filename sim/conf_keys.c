@@ -88,8 +88,9 @@ static const ConfKey table[] = {
     TOP("published", CONF_T_STRING, published, "\"\"", NULL, NULL,
         "Short text: the result published with the patch, quoted in `sksim report`."),
     TOP("seed", CONF_T_U64, seed, "1", "0", NULL,
-        "Seed of the run's random streams; same seed and scenario give the same run, event for "
-        "event."),
+        "Seed of the run's random streams, which draw only each flow's start offset "
+        "(workloads.W.start_jitter) and random link losses (links.L.loss): without either, every "
+        "seed gives the same run. Same seed and scenario give the same run, event for event."),
     TOP("duration", CONF_T_DURATION, duration_ns, NULL, "1ns", NULL,
         "Simulated time of one run, warm-up included."),
     TOP("warmup", CONF_T_DURATION, warmup_ns, "0", "0", NULL,
@@ -275,7 +276,11 @@ static const ConfKey table[] = {
     HOST("tcp", "tcp.rcvbuf", CONF_T_SIZE, tcp.rcvbuf, "131072", "4608", "1GiB",
          "Initial sk_rcvbuf = tcp_rmem[1]: 131072 since 4.20 (87380 before)."),
     HOST("tcp", "tcp.sndbuf", CONF_T_SIZE, tcp.sndbuf, "16384", "4608", "1GiB",
-         "sk_sndbuf = tcp_wmem[1] = 16384 (or SO_SNDBUF)."),
+         "Initial sk_sndbuf = tcp_wmem[1] = 16384. tcp_sndbuf_expand() raises it when the "
+         "connection is set up to 2 x max(10, cwnd, reordering + 1) segments' truesize (87040 "
+         "bytes at MTU 1500, so a smaller value changes nothing) and again as cwnd grows, up to "
+         "tcp_wmem[2] = 4 MiB. The model never locks it: a fixed SO_SNDBUF (SOCK_SNDBUF_LOCK, "
+         "which stops that growth) cannot be set."),
     HOST("tcp", "tcp.rcvbuf_max", CONF_T_SIZE, tcp.rcvbuf_max, "6MiB", "4608", "1GiB",
          "Receive autotuning ceiling tcp_rmem[2]: 6 MiB (4 MiB before 2012)."),
     HOST("tcp", "tcp.rcvbuf_autotune", CONF_T_BOOL, tcp.rcvbuf_autotune, "true", NULL, NULL,
