@@ -286,6 +286,19 @@ static gboolean is_metric_row(const char *name)
     return strcmp(name, "goodput_bps") == 0 || strcmp(name, "transactions_per_s") == 0;
 }
 
+const char *plot_counter_unit(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    const char *counter = dot ? dot + 1 : name; /* HOST.COUNTER: host names have no '.' */
+    if (g_str_has_prefix(counter, "cpu_"))
+        return "CPU time (us, measured interval)";
+    if (strcmp(name, "goodput_bps_min_flow") == 0)
+        return "slowest flow's goodput (bit/s)";
+    if (strcmp(name, "transactions_per_s_min_flow") == 0)
+        return "slowest flow's transactions/s";
+    return "count (measured interval)";
+}
+
 char *plot_counters_dat(const JsonValue *compare, GPtrArray *names)
 {
     const JsonValue *variants = json_get(compare, "variants");

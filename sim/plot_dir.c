@@ -309,8 +309,11 @@ static void counters_figure(Figures *f)
     g_autofree char *path = g_build_filename(f->pdir, "counters.dat", NULL);
     plot_var_string(vars, "file", path);
     plot_var_int(vars, "ncounters", names->len);
-    for (guint k = 0; k < names->len; k++)
+    for (guint k = 0; k < names->len; k++) {
         plot_var_string_i(vars, "cname", k + 1, g_ptr_array_index(names, k));
+        plot_var_string_i(vars, "ylabel", k + 1,
+                          plot_counter_unit(g_ptr_array_index(names, k)));
+    }
     plot_var_int(vars, "nvar", f->in->variants->len);
     for (guint v = 0; v < f->in->variants->len; v++) {
         plot_var_string_i(vars, "label", v + 1, g_ptr_array_index(f->in->variants, v));

@@ -239,6 +239,21 @@ static void test_counters_dat(void)
     g_assert_null(plot_counters_dat(no_counters, names));
 }
 
+/* Each counters panel is labelled with its row's unit: compare's slowest-flow row is in bit/s
+ * and a CPU profile row in microseconds (README, `sksim compare`), not event counts. */
+static void test_counter_unit(void)
+{
+    g_assert_cmpstr(plot_counter_unit("TcpRetransSegs"), ==, "count (measured interval)");
+    g_assert_cmpstr(plot_counter_unit("receiver.TcpExtTCPBacklogDrop"), ==,
+                    "count (measured interval)");
+    g_assert_cmpstr(plot_counter_unit("goodput_bps_min_flow"), ==, "slowest flow's goodput (bit/s)");
+    g_assert_cmpstr(plot_counter_unit("transactions_per_s_min_flow"), ==,
+                    "slowest flow's transactions/s");
+    g_assert_cmpstr(plot_counter_unit("cpu_tcp_rcv_ack"), ==, "CPU time (us, measured interval)");
+    g_assert_cmpstr(plot_counter_unit("rcv.cpu_backlog_extra"), ==,
+                    "CPU time (us, measured interval)");
+}
+
 /* ---- variables and colours ------------------------------------------------------------------- */
 
 static void test_vars(void)
@@ -472,6 +487,7 @@ int main(int argc, char **argv)
     g_test_add_func("/plot/retrans-dat", test_retrans_dat);
     g_test_add_func("/plot/throughput-dat", test_throughput_dat);
     g_test_add_func("/plot/counters-dat", test_counters_dat);
+    g_test_add_func("/plot/counter-unit", test_counter_unit);
     g_test_add_func("/plot/cpu-dat", test_cpu_dat);
     g_test_add_func("/plot/vars", test_vars);
     g_test_add_func("/plot/colors", test_colors);

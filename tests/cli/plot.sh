@@ -34,6 +34,16 @@ done
 [ "$(head -c 4 "$TMP/c/plots/retrans.png" | tail -c 3)" = "PNG" ] || fail "retrans.png is not a PNG"
 expect_grep "<svg" "$TMP/c/plots/retrans.svg"
 expect_grep "^# counter before after$" "$TMP/c/plots/counters.dat"
+# each counters panel says its unit: a CPU profile row is microseconds of CPU time, the slowest
+# flow's row bit/s (two flows make that row), not event counts
+sed -e 's/counters: \[TcpOutSegs, TcpRetransSegs\]/counters: [TcpOutSegs, server.cpu_tcp_rcv_data]/' \
+  tests/data/cli_tiny.yaml >"$TMP/units.yaml"
+expect_status 0 "$SKSIM_BIN" compare "$TMP/units.yaml" --out "$TMP/u" --quiet \
+  --set workloads.bulk.flows=2
+svg="$TMP/u/plots/counters.svg"
+expect_grep "count \(measured interval\)" "$svg"
+expect_grep "CPU time \(us, measured interval\)" "$svg"
+expect_grep "slowest flow.{1,8}s goodput \(bit/s\)" "$svg"
 [ -z "$(find "$TMP/c" -name '*.XXXXXX' -o -name '*.png.*' -o -name '*.svg.*')" ] || fail "temporary files left"
 
 # sksim plot on the hand-made compare output: every figure, listed on stdout
