@@ -3,7 +3,8 @@
 # grid is a valid scenario. A sweep resolves every run before it checks memory, so with
 # --max-memory 1 a valid grid is refused for memory (exit 2, "would need ~") and an invalid
 # one fails first with the scenario error. (The README's example once swept hosts.server.cpus
-# down to 1 on example.yaml, whose server takes its interrupt on CPU 1.)
+# down to 1 on example.yaml, whose server takes its interrupt on CPU 1.) Then what example.yaml's
+# header says about its variants.
 source "$(dirname "$0")/common.bash"
 
 # each example, its backslash continuations joined, one per line
@@ -29,4 +30,12 @@ while IFS= read -r line; do
   expect_no_grep "warning: no run draws from its seed" "$TMP/err"
 done < <(help_examples; readme_examples)
 [ "$n" -ge 4 ] || fail "found $n sweep examples, expected 2 in --help and 2 in README.md"
+
+# example.yaml's header says its two variants are the same run (nothing else on the receiver's
+# CPU, so cond_resched() never yields): the same fingerprints
+expect_status 0 "$SKSIM_BIN" compare scenarios/example.yaml --duration 300ms --fingerprint \
+  --out "$TMP/example"
+[ "$(grep -c '^fingerprint ' "$TMP/out")" -eq 2 ] || fail "expected two fingerprints"
+[ "$(grep '^fingerprint ' "$TMP/out" | sort -u | wc -l)" -eq 1 ] ||
+  fail "example.yaml's variants differ: $(grep '^fingerprint ' "$TMP/out")"
 echo "ok"
