@@ -244,7 +244,11 @@ static const ConfKey table[] = {
          "not pinned away from it may stay on it and share it with the softirq (the model has "
          "no wake_affine or active balancing: README, 'Not modelled')."),
     HOST("nic", "nic.irq_coalesce", CONF_T_DURATION, nic.irq_coalesce_ns, "0", "0", "1s",
-         "Interrupt coalescing delay (ethtool -C rx-usecs); 0 = an interrupt per frame batch."),
+         "Interrupt coalescing delay (ethtool -C rx-usecs); 0 = an interrupt per frame batch, "
+         "no moderation. Server NIC drivers moderate by default: ixgbe starts in dynamic mode "
+         "(rx_itr_setting = 1, 20000 interrupts/s at first), and the model has no "
+         "adaptive moderation (README, 'Not modelled'). With 0 a 10 Gbit/s receiver's GRO merges "
+         "~1.3 frames per skb and its NAPI CPU is ~96 % busy; with 20us, 15 frames and ~33 %."),
     HOST("nic", "nic.rx_queues", CONF_T_U32, nic.rx_queues, "1", "1", "64",
          "RX queues (ethtool -L combined; RSS): each has its own RX ring of rx_ring descriptors, "
          "MSI-X interrupt with irq_coalesce, NAPI context and GRO state. A flow's frames go to "
