@@ -37,6 +37,7 @@ static void tcp_defaults(TcpConf *t)
         .tlp = true,
         .limit_output_bytes = 1048576,
         .tsq = true,                  /* 3.6+ */
+        .sndbuf_autotune = true,
         .netdev_budget = 300,         /* notes C.7 */
         .netdev_budget_ns = 2 * SIM_MS,
         .napi_weight = 64,

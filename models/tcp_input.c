@@ -257,6 +257,8 @@ static uint32_t roundup_pow_of_two(uint32_t x)
 /* tcp_sndbuf_expand (H.B.4): 2 x max(10, cwnd, reordering+1) x per-MSS truesize, <= 4 MiB. */
 void tcp_sndbuf_expand(TcpSock *tp)
 {
+    if (!tcp_conf(tp)->sndbuf_autotune) /* SO_SNDBUF: SOCK_SNDBUF_LOCK */
+        return;
     uint32_t mss = tp->advmss > tp->mss_cache ? tp->advmss : tp->mss_cache;
     uint64_t per_mss = roundup_pow_of_two(mss + MAX_TCP_HEADER + SKB_SHINFO_SIZE) + SKB_HEAD_SIZE;
     uint32_t nr_segs = TCP_INIT_CWND;

@@ -283,10 +283,14 @@ static const ConfKey table[] = {
          "Initial sk_sndbuf = tcp_wmem[1] = 16384. tcp_sndbuf_expand() raises it when the "
          "connection is set up to 2 x max(10, cwnd, reordering + 1) segments' truesize (87040 "
          "bytes at MTU 1500, so a smaller value changes nothing) and again as cwnd grows, up to "
-         "tcp_wmem[2] = 4 MiB. The model never locks it: a fixed SO_SNDBUF (SOCK_SNDBUF_LOCK, "
-         "which stops that growth) cannot be set."),
+         "tcp_wmem[2] = 4 MiB, unless tcp.sndbuf_autotune is false (SO_SNDBUF)."),
     HOST("tcp", "tcp.rcvbuf_max", CONF_T_SIZE, tcp.rcvbuf_max, "6MiB", "4608", "1GiB",
          "Receive autotuning ceiling tcp_rmem[2]: 6 MiB (4 MiB before 2012)."),
+    HOST("tcp", "tcp.sndbuf_autotune", CONF_T_BOOL, tcp.sndbuf_autotune, "true", NULL, NULL,
+         "Send-buffer autotuning: tcp_sndbuf_expand() grows sk_sndbuf with cwnd (and at set-up) "
+         "up to tcp_wmem[2] = 4 MiB. false = the application set SO_SNDBUF, which locks the "
+         "buffer (SOCK_SNDBUF_LOCK): it stays at tcp.sndbuf, which is then the kernel's "
+         "sk_sndbuf, twice the value passed to setsockopt (netperf -s 2M gives 4 MiB)."),
     HOST("tcp", "tcp.rcvbuf_autotune", CONF_T_BOOL, tcp.rcvbuf_autotune, "true", NULL, NULL,
          "net.ipv4.tcp_moderate_rcvbuf=1: tcp_rcv_space_adjust() grows sk_rcvbuf up to rcvbuf_max."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.cc", tcp.cc, "cubic", cc_choices, "tcp",

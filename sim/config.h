@@ -129,6 +129,7 @@ typedef struct TcpConf {
     sim_time_t rto_min_ns;     /* hosts.H.tcp.rto_min */
     uint32_t rcvbuf;           /* hosts.H.tcp.rcvbuf: initial sk_rcvbuf (tcp_rmem[1]) */
     uint32_t sndbuf;           /* hosts.H.tcp.sndbuf: sk_sndbuf (tcp_wmem[1] or SO_SNDBUF) */
+    bool sndbuf_autotune;      /* hosts.H.tcp.sndbuf_autotune: false = SO_SNDBUF set (locked) */
     uint32_t rcvbuf_max;       /* hosts.H.tcp.rcvbuf_max: tcp_rmem[2] (autotuning ceiling) */
     bool rcvbuf_autotune;      /* hosts.H.tcp.rcvbuf_autotune */
     CongControl cc;            /* hosts.H.tcp.cc */

@@ -76,6 +76,31 @@ static void test_rcvbuf_fixed(void)
     th_free(tb);
 }
 
+/* The send buffer: tcp_sndbuf_expand() at set-up makes it 2 x max(10, cwnd, reordering + 1)
+ * x per-MSS truesize = 2 x 10 x (4096 + 256) = 87040 bytes at MTU 1500, and cwnd growth raises
+ * it (cwnd 100: 870400). With SO_SNDBUF (hosts.H.tcp.sndbuf_autotune false, SOCK_SNDBUF_LOCK)
+ * it stays at the 20000 bytes set. */
+static uint32_t sndbuf_after(bool autotune)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.sndbuf = 20000;
+    tb->conf[0].tcp.sndbuf_autotune = autotune;
+    th_connect(tb, 1500);
+    uint32_t at_setup = tcp_sk(tb->a)->sndbuf;
+    tb->a->snd_cwnd = 100;
+    tcp_sndbuf_expand(tb->a);
+    uint32_t grown = tcp_sk(tb->a)->sndbuf;
+    th_free(tb);
+    g_assert_cmpuint(grown, ==, autotune ? 870400u : at_setup);
+    return at_setup;
+}
+
+static void test_sndbuf_lock(void)
+{
+    g_assert_cmpuint(sndbuf_after(true), ==, 87040);
+    g_assert_cmpuint(sndbuf_after(false), ==, 20000);
+}
+
 /* tcp_grow_window's slow path (__tcp_grow_window): a 200-byte segment with truesize 1280 + 200
  * = 1480 has win_from_space(1480) = 740 > 200, so its growth is decided by halving: against
  * window = win_from_space(tcp_rmem[2] 6 MiB) / 2 = 1572864 > rcv_ssthresh 65535, truesize
@@ -282,6 +307,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/rcvbuf/autotune", test_rcvbuf_autotune);
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
+    g_test_add_func("/tcp/rcvbuf/sndbuf-lock", test_sndbuf_lock);
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
     g_test_add_func("/tcp/rcvbuf/drs-2025-rtt", test_drs_rtt);
     g_test_add_func("/tcp/rcvbuf/drs-rtt-without-timestamps", test_drs_rtt_without_timestamps);
