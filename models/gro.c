@@ -3,9 +3,11 @@
  * Models dev_gro_receive / tcp_gro_receive / skb_gro_receive (net/core/gro.c,
  * net/ipv4/tcp_offload.c) as the shared notes D.2 describe them:
  *  - a frame merges into the held skb of its flow when it is the next in sequence, has the same
- *    ACK number, the same flags (PSH and FIN aside) and byte-identical options (TSval, TSecr,
- *    SACK), is no longer than the first frame (the aggregate's gso_size), and the aggregate's IP
- *    packet stays below gro_max_size (65536: 45 x 1448 B at MTU 1500, 15 x 4096 B at MSS 4096);
+ *    ACK number, the same flags (PSH and FIN aside) and window - tcp_gro_receive compares the
+ *    whole 32-bit tcp_flag_word(), which holds data offset, flags and the 16-bit window field -,
+ *    and byte-identical options (TSval, TSecr, SACK), is no longer than the first frame (the
+ *    aggregate's gso_size), and the aggregate's IP packet stays below gro_max_size (65536: 45 x
+ *    1448 B at MTU 1500, 15 x 4096 B at MSS 4096);
  *  - after merging, a frame with PSH or FIN, or shorter than gso_size, completes the aggregate
  *    (Linux senders set PSH on the last segment of each TSO burst, notes A.15 timers file);
  *  - a frame of a flow with a held skb that cannot merge completes that skb first;
@@ -14,8 +16,9 @@
  *    held the oldest is completed first (MAX_GRO_SKBS);
  *  - completed skbs are batched on the normal list and delivered once they carry
  *    gro_normal_batch segments, and at the end of the poll (gro_flush).
- * An aggregate keeps its first frame's header (window included), ORs in PSH/FIN, and gets
- * gso_segs = frames and gso_size = the first frame's payload; a lone frame keeps gso_size 0.
+ * An aggregate keeps its first frame's header (its window is every frame's), ORs in PSH/FIN,
+ * and gets gso_segs = frames and gso_size = the first frame's payload; a lone frame keeps
+ * gso_size 0.
  * Truesize per models/truesize.h.
  * Flush points (net/core/dev.c, 6.17+ names; the same logic since napi_gro_flush(n, flush_old)):
  *  - napi_complete_done(): gro_flush_normal(gro, !!gro_flush_timeout) - every held skb, then the
@@ -136,6 +139,10 @@ static bool can_merge(const Gro *g, const Skb *agg, const Skb *frame)
     if (frame->flags & (TCPHDR_SYN | TCPHDR_RST))
         return false;
     if (frame->seq != agg->seq + agg->len || frame->ack_seq != agg->ack_seq)
+        return false;
+    /* the window half of tcp_flag_word(); win is the field shifted by the sender's scale
+     * (tcp_select_window), so equal bytes mean equal fields */
+    if (frame->win != agg->win)
         return false;
     if (!same_options(agg, frame) || frame->len > agg->gso_size)
         return false;
