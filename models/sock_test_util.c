@@ -39,7 +39,7 @@ static void tcp_defaults(TcpConf *t)
         .tsq = true,                  /* 3.6+ */
         .sndbuf_autotune = true,
         .netdev_budget = 300,         /* notes C.7 */
-        .netdev_budget_ns = 2 * SIM_MS,
+        .netdev_budget_ns = 0,        /* 2 jiffies: 2 * USEC_PER_SEC / HZ */
         .napi_weight = 64,
         .max_backlog = 1000,
         .window_counts_backlog = true,

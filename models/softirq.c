@@ -165,7 +165,12 @@ static void handler_start(SoftirqEngine *e, SoftirqKind kind)
     const TcpConf *tc = &e->host->conf->tcp;
     e->rx_done = false;
     e->rx_budget = tc->netdev_budget;
-    e->rx_time_limit = jiffies_now(e) + ktimer_ns_to_jiffies(tc->netdev_budget_ns, e->host->hz);
+    /* netdev_budget_usecs defaults to 2 * USEC_PER_SEC / HZ, "at least 2 jiffies to guarantee 1
+     * jiffy timeout" (net/core/dev.c, net/core/hotdata.c from 6.9): 2 ms at HZ=1000, 8 ms at
+     * HZ=250, 20 ms at HZ=100 (notes 0). 0 in the configuration stands for that default. */
+    sim_time_t usecs_ns = tc->netdev_budget_ns ? tc->netdev_budget_ns
+                                               : 2 * SIM_S / (sim_time_t)e->host->hz;
+    e->rx_time_limit = jiffies_now(e) + ktimer_ns_to_jiffies(usecs_ns, e->host->hz);
     e->repoll = (SoftirqList){ 0 };
 }
 

@@ -380,9 +380,10 @@ static const ConfKey table[] = {
          "BBR; CUBIC over pfifo_fast does not pace."),
     HOST("tcp", "tcp.netdev_budget", CONF_T_PKTS, tcp.netdev_budget, "300", "1", "1000000",
          "net.core.netdev_budget: packets per net_rx_action() round."),
-    HOST("tcp", "tcp.netdev_budget_usecs", CONF_T_DURATION, tcp.netdev_budget_ns, "2ms", "1us", "1s",
-         "net.core.netdev_budget_usecs: time limit of a net_rx_action() round, 2 jiffies (2 ms at "
-         "HZ=1000); write it with a unit (2000us)."),
+    HOST("tcp", "tcp.netdev_budget_usecs", CONF_T_DURATION, tcp.netdev_budget_ns, "0", "0", "1s",
+         "net.core.netdev_budget_usecs: time limit of a net_rx_action() round; 0 (the default) = "
+         "the kernel's default 2 * USEC_PER_SEC / HZ, 2 jiffies of the host's HZ (2 ms at HZ=1000, "
+         "8 ms at HZ=250); write others with a unit (2000us)."),
     HOST("tcp", "tcp.napi_weight", CONF_T_PKTS, tcp.napi_weight, "64", "1", "65536",
          "NAPI poll weight (NAPI_POLL_WEIGHT, net.core.dev_weight): 64 packets per poll."),
     HOST("tcp", "tcp.netdev_max_backlog", CONF_T_PKTS, tcp.max_backlog, "1000", "1", "1000000",

@@ -144,7 +144,8 @@ typedef struct TcpConf {
     bool pacing;               /* hosts.H.tcp.pacing: TCP internal pacing (EDT, 4.20+) */
     TcpTsoDefer tso_defer;     /* hosts.H.tcp.tso_defer: tcp_tso_should_defer() */
     uint32_t netdev_budget;    /* hosts.H.tcp.netdev_budget (net.core.netdev_budget) */
-    sim_time_t netdev_budget_ns; /* hosts.H.tcp.netdev_budget_usecs */
+    sim_time_t netdev_budget_ns; /* hosts.H.tcp.netdev_budget_usecs; 0 = 2 jiffies of the
+                                  * host's HZ, the kernel's default */
     uint32_t napi_weight;      /* hosts.H.tcp.napi_weight */
     uint32_t max_backlog;      /* hosts.H.tcp.netdev_max_backlog */
     TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */

@@ -74,7 +74,7 @@ static inline void fix_host_conf(HostConf *c, const char *name)
                             .wakeup_granularity_ns = 1 * SIM_MS, .base_slice_ns = 750 * SIM_US,
                             .preempt = PREEMPT_VOLUNTARY, .irq_time_accounting = true };
     c->tcp.netdev_budget = 300;
-    c->tcp.netdev_budget_ns = 2 * SIM_MS;
+    c->tcp.netdev_budget_ns = 0; /* 2 jiffies: 2 * USEC_PER_SEC / HZ */
     c->nic = (NicConf){ .mtu = 1500, .rx_ring = 1024, .tx_ring = 1024, .qdisc_limit = 1000,
                         .gro = true, .tso = true, .gso = true, .irq_cpu = 0, .irq_coalesce_ns = 0,
                         .rx_queues = 1 };

@@ -34,7 +34,7 @@ static inline void th_tcp_conf(TcpConf *t)
                     .rcvbuf_max = 6 * 1024 * 1024, .rcvbuf_autotune = true, .cc = CC_CUBIC,
                     .frto = 2, .sack = true, .timestamps = true, .tlp = true,
                     .limit_output_bytes = 1048576, .netdev_budget = 300,
-                    .netdev_budget_ns = 2 * SIM_MS, .napi_weight = 64, .max_backlog = 1000,
+                    .netdev_budget_ns = 0, .napi_weight = 64, .max_backlog = 1000,
                     /* the benches' hand computations advertise half the buffer (3.5-6.4);
                      * test_tcp_window.c covers the other eras and the 6.5+ scaling_ratio */
                     .win_scaling = TCP_WIN_ADV_WIN_SCALE_1, .window_counts_backlog = true,

@@ -213,6 +213,34 @@ static void test_restart_count_only_before_3_9(void)
     run_time_limit_era(1000, SOFTIRQ_LIMIT_RESTARTS, 640);
 }
 
+/* net_rx_action's time limit defaults to 2 * USEC_PER_SEC / HZ (net/core/dev.c): 2 jiffies at
+ * any HZ, 8 ms at HZ=250. Three NAPIs of 64 packets of 50 us (3.2 ms a poll) raised at 0 on a
+ * HZ=250 host: a ends at 3.2 ms, b at 6.4 ms (jiffy 1 < limit 2, go on), c at 9.6 ms (jiffy 2:
+ * time_squeeze, with nothing left), all in the one inline net_rx_action. A limit of 2 ms (1
+ * jiffy at HZ=250) would stop after b at jiffy 1 and, the 2 ms __do_softirq budget (1 jiffy)
+ * being spent too, leave c to ksoftirqd. */
+static void test_net_rx_time_limit_two_jiffies(void)
+{
+    TestHost *th = test_host_new(1, 250);
+    test_host_build(th);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi n[3];
+    Raise r = { .n = 3 };
+    for (int i = 0; i < 3; i++) {
+        napi_setup(&n[i], log, (char)('a' + i), SOFTIRQ_NET_RX, 64, 50 * SIM_US);
+        r.w[i] = &n[i].napi.w;
+    }
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, 20 * SIM_MS);
+    g_assert_cmpint(log->n, ==, 192);
+    g_assert_cmpint(log->who[128], ==, 'c');
+    g_assert_cmpint(count_inline(log), ==, 192);
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).softirq_runs, ==, 1);
+    g_assert_cmpuint(cpu_stats(th->cpus[0]).ksoftirqd_wakeups, ==, 0);
+    g_free(log);
+    test_host_free(th);
+}
+
 /* Five NAPIs of 100 packets: net_rx_action polls each once for its weight (64):
  * a, b, c, d, e -> budget 300 - 5 * 64 = -20 <= 0 -> time_squeeze, all five to repoll.
  * Round 2: a..e 36 packets each (done, budget 300 - 180 > 0). Order: a x64, b x64, ..., e x64,
@@ -458,6 +486,7 @@ int main(int argc, char **argv)
     g_test_add_func("/softirq/max-softirq-time/hz1000", test_max_softirq_time_hz1000);
     g_test_add_func("/softirq/max-softirq-time/hz250", test_max_softirq_time_hz250);
     g_test_add_func("/softirq/budget-round-robin", test_budget_round_robin);
+    g_test_add_func("/softirq/net-rx-time-limit-two-jiffies", test_net_rx_time_limit_two_jiffies);
     g_test_add_func("/softirq/napi-weight-counts-work", test_napi_weight_counts_work);
     g_test_add_func("/softirq/timer-before-net-rx", test_timer_before_net_rx);
     g_test_add_func("/softirq/need-resched-stops-restart", test_need_resched_stops_restart);
