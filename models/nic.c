@@ -23,6 +23,11 @@
  * unit (COST_TX_COMPLETION): the descriptor is freed, the skb destructor uncharges
  * sk_wmem_alloc and runs sock_wfree (TSQ), and the qdisc is run again. So completions run in
  * softirq on the IRQ CPU, as with combined RX/TX queues, and TSQ sees them that late.
+ * A poll cleans TX first and then takes RX frames, once each (ixgbe_poll: ixgbe_clean_tx_irq
+ * for the vector's TX rings, then ixgbe_clean_rx_irq; mlx5e_napi_poll likewise polls its TX
+ * CQs before the RX CQ): a completion that comes in while the poll takes RX frames waits. If
+ * one is waiting when the poll completes, re-enabling the interrupt raises it again at once
+ * (its cause is pending), after irq_coalesce like any interrupt, and a new poll cleans it.
  *
  * Receive: frames fill the RX ring (nic_rx.c). A frame arriving while NAPI is idle raises the
  * interrupt - at once, or hosts.H.nic.irq_coalesce after that first frame (rx-usecs) - which
@@ -38,8 +43,9 @@
  * report to __napi_poll, only received frames count against them (SoftirqWork.work), not the
  * TX completions nor the final unit that finds the ring empty (the ring is checked again after
  * the last frame's cost has elapsed, as a driver's poll loop re-reads its descriptors). TX
- * cleaning is bounded per poll instead: past NIC_TX_WORK_LIMIT completions the poll reports its
- * whole weight used and is polled again (ixgbe: clean_complete false -> return budget).
+ * cleaning is bounded per poll instead: past NIC_TX_WORK_LIMIT completions the poll goes on to
+ * its RX frames and then reports its whole weight used, and is polled again (ixgbe:
+ * clean_complete false -> return budget after the RX rings).
  *
  * RSS (hosts.H.nic.rx_queues, notes D.1): the receive side above is per RX queue (NicQueue in
  * nic_priv.h): each queue has its own RX ring, interrupt and coalescing timer, NAPI work item
@@ -279,14 +285,19 @@ void nic_irq(NicQueue *q)
         nic_napi_schedule(q);
 }
 
-/* napi_complete_done: flush GRO, unmask the interrupt (its cost is in COST_NAPI_POLL). */
+/* napi_complete_done: flush GRO, unmask the interrupt (its cost is in COST_NAPI_POLL). A TX
+ * completion that came in after this poll's TX cleaning is a pending cause: the unmasked
+ * interrupt fires again, after irq_coalesce (an event, so that it finds this poll over). */
 static bool nic_napi_complete(NicQueue *q, Cpu *cpu)
 {
     gro_flush(&q->gro, cpu);
-    if (q->index == 0 && !skb_queue_empty(&q->nic->tx_done))
-        return true; /* a completion came in while the flush delivered */
     q->napi_scheduled = false;
-    nic_rx_arm(q);
+    if (q->index == 0 && !skb_queue_empty(&q->nic->tx_done)) {
+        g_assert(!sim_event_pending(&q->irq_ev)); /* masked while NAPI was scheduled */
+        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, q->nic->conf->irq_coalesce_ns);
+    }
+    else
+        nic_rx_arm(q);
     return false;
 }
 
@@ -303,20 +314,30 @@ static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
     if (w->polled == 0) {
         cpu_charge_cost(cpu, COST_NAPI_POLL);
         q->tx_cleaned = 0;
+        q->rx_phase = q->index != 0; /* TX completions are cleaned on queue 0 */
+        q->tx_incomplete = false;
     }
-    Skb *skb = q->index == 0 ? skb_dequeue(&n->tx_done) : NULL;
-    if (skb) {
-        nic_tx_clean(n, skb, cpu);
-        if (++q->tx_cleaned >= NIC_TX_WORK_LIMIT) {
-            nic_bql_completed(q);
-            w->work = n->dev.host->conf->tcp.napi_weight; /* not done: repoll */
+    if (!q->rx_phase) {
+        Skb *skb = skb_dequeue(&n->tx_done);
+        if (skb) {
+            nic_tx_clean(n, skb, cpu);
+            if (++q->tx_cleaned >= NIC_TX_WORK_LIMIT) {
+                q->tx_incomplete = true; /* clean_complete = false; RX still gets its turn */
+                q->rx_phase = true;
+                nic_bql_completed(q);
+            }
+            return true;
         }
+        q->rx_phase = true;
+        nic_bql_completed(q); /* the TX cleaning of this poll is over */
+    }
+    Skb *skb = nic_rx_take(q);
+    if (!skb) {
+        if (!q->tx_incomplete)
+            return nic_napi_complete(q, cpu);
+        w->work = n->dev.host->conf->tcp.napi_weight; /* return budget: repoll */
         return true;
     }
-    nic_bql_completed(q); /* the TX cleaning of this poll is over */
-    skb = nic_rx_take(q);
-    if (!skb)
-        return nic_napi_complete(q, cpu);
     w->work++;
     cpu_charge_cost(cpu, COST_RX_FRAME);
     if (n->conf->gro)

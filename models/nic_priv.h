@@ -31,6 +31,8 @@ typedef struct NicQueue {
     SoftirqWork napi;
     bool napi_scheduled;  /* NAPI_STATE_SCHED: the queue's interrupt is masked */
     uint32_t tx_cleaned;  /* TX completions cleaned in the current poll (queue 0) */
+    bool rx_phase;        /* the current poll has done its TX cleaning and takes RX frames */
+    bool tx_incomplete;   /* its TX cleaning stopped at NIC_TX_WORK_LIMIT: poll again */
     uint32_t tx_clean_bytes; /* their bytes not yet reported to BQL (queue 0) */
     Gro gro;
 } NicQueue;

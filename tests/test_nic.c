@@ -188,6 +188,36 @@ static void test_cpu_charges(void)
     fix_free(&f);
 }
 
+/* A poll cleans TX before it takes RX frames, once each (ixgbe_poll, mlx5e_napi_poll). The
+ * receiver of test_cpu_charges (IRQ on CPU 1, coalescing 100 us, the poll from 111231 takes the
+ * 45-frame burst) sends a pure ACK at 115 us, in the middle of that poll; its last frame has left
+ * 70 ns later. That TX completion waits for the RX frames: the aggregate goes up at 120971 as
+ * without it (cleaned at once it would have come first and made that 121071), and when the poll
+ * completes at 121181 (the unit finding the ring empty) the pending cause raises the
+ * interrupt again after irq_coalesce: at 221181 a new softirq (entry 300 + napi_poll 200)
+ * cleans it (tx_completion 100). CPU 1: 10150 + 600 ns of softirq. */
+static void test_tx_cleaned_before_rx(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[1].nic.irq_cpu = 1;
+    f.conf[1].nic.irq_coalesce_ns = 100 * SIM_US;
+    fix_cpus(&f, 0, 1);
+    fix_cpus(&f, 1, 2);
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+    sim_run_until(f.sim, 115 * SIM_US);
+    ip_output(&f.host[1], fix_ack(&f, 1, 0, 1), NULL);
+    sim_run_until(f.sim, 221 * SIM_US);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 1);
+    g_assert_cmpint(fix_rx(&f, 1, 0)->t, ==, 120971);
+    g_assert_cmpint(cpu_stats(f.cpus[1][1]).softirq_ns, ==, 10150);
+    g_assert_cmpuint(netdev_stats(f.nic[1]).tx_skbs, ==, 1);
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpint(cpu_stats(f.cpus[1][1]).softirq_ns, ==, 10150 + 600);
+    fix_free(&f);
+}
+
 /* A poll that uses its whole weight ends in __napi_poll's gro_flush_normal(gro, HZ >= 1000).
  * Weight 4; a 20-frame burst (PSH on the last) at 100 Gbit/s arrives every 123 ns, faster than
  * the poll takes frames (COST_RX_FRAME + COST_GRO_FRAME = 210 ns), so every poll but the last
@@ -386,6 +416,7 @@ int main(int argc, char **argv)
     g_test_add_func("/nic/acks-not-merged", test_acks_not_merged);
     g_test_add_func("/nic/no-link", test_no_link);
     g_test_add_func("/nic/cpu-charges", test_cpu_charges);
+    g_test_add_func("/nic/tx-cleaned-before-rx", test_tx_cleaned_before_rx);
     g_test_add_data_func("/nic/full-poll-gro-flush/hz1000", GUINT_TO_POINTER(1000),
                          test_full_poll_gro_flush);
     g_test_add_data_func("/nic/full-poll-gro-flush/hz250", GUINT_TO_POINTER(250),
