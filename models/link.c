@@ -4,10 +4,15 @@
  * One direction is the transmitting NIC's port plus whatever sits between the hosts, reduced
  * to one bottleneck: the NIC's driver hands it whole skbs (DMA is taken as instantaneous), their
  * frames wait in a drop-tail queue of links.L.queue frames or bytes and leave one after another
- * at links.L.rate. The queue counts every frame not yet fully serialised, the one on the wire
- * included; bytes are wire bytes (models/wire.h). An skb whose frames do not all fit keeps its
- * first frames and loses the rest (link_drops; PSH/FIN go with the last frame); an skb none of
- * whose frames fit is finished at once.
+ * at links.L.rate. The queue counts every frame that has reached the link and is not yet fully
+ * serialised, the one on the wire included; bytes are wire bytes (models/wire.h). Behind a port
+ * faster than the link (hosts.H.nic.rate) frame j of an skb reaches the link when the port has
+ * sent its last bit, j + 1 port frame times after the port started the skb (nic_port_send), and
+ * drop-tail judges each frame against the queue at that instant, as a switch port's buffer does;
+ * a NIC at the link's rate is the link's port, whose frames are never dropped here. An skb whose
+ * frames do not all fit keeps its first frames up to the first that finds the buffer full and
+ * loses the rest (link_drops; PSH/FIN go with the last frame); an skb none of whose frames fit
+ * is finished at once.
  *
  * Timing, exact to the ns: a frame of b wire bytes takes sim_tx_time_ns(b, rate) (rounded up per
  * frame: a frame is not done before its last bit); the frames of an skb go back to back; a frame
@@ -46,11 +51,13 @@ struct LinkDir {
     bool head_waiting;        /* ev is the head's start: its sender's step has not ended */
     SkbQueue fifo;            /* head = the skb on the wire */
     sim_time_t head_start;    /* when the head's first frame started */
-    uint64_t waiting_frames;  /* frames of the skbs behind the head */
-    uint64_t waiting_bytes;
     SimRng rng;
     uint64_t tx_frames, tx_bytes, link_drops, random_losses;
+    uint64_t queued_frames;   /* frames of the skbs in fifo, the head's included */
+    uint64_t queued_bytes;
+    sim_time_t tail_end;      /* when the last skb in fifo will have been serialised */
     bool copies;              /* skbs are the link's own copies: free them when done */
+    uint64_t port_rate;       /* with copies: the rate at which their frames reach the link */
 };
 
 struct Link {
@@ -66,34 +73,122 @@ static sim_time_t frame_time(const LinkDir *d, const Skb *skb, uint32_t payload)
     return sim_tx_time_ns(wire_frame_bytes(skb, payload), d->link->conf->rate_bps);
 }
 
-/* Frames of the head skb fully serialised by `now`. */
-static uint32_t head_frames_done(const LinkDir *d, sim_time_t now)
+/* ---- arrivals behind a faster port ---- */
+
+static sim_time_t port_frame_time(const LinkDir *d, const Skb *skb, uint32_t payload)
 {
-    const Skb *h = d->fifo.head;
-    uint32_t n = wire_frames(h);
-    sim_time_t ft = frame_time(d, h, wire_frame_payload(h));
-    sim_time_t end =
-        d->head_start + (sim_time_t)(n - 1) * ft + frame_time(d, h, wire_last_payload(h));
-    if (now >= end)
+    return sim_tx_time_ns(wire_frame_bytes(skb, payload), d->port_rate);
+}
+
+/* When the last bit of frame j of a copy reaches the link. The port sends the frames back to
+ * back from ready_ns less its first frame's time (nic_port_send sets ready_ns to the first
+ * frame's arrival): frame j is in j + 1 full frame times after that start, the last frame its
+ * own time after the one before. A trimmed copy keeps full frames only, whose arrivals are
+ * unchanged. */
+static sim_time_t frame_arrival(const LinkDir *d, const Skb *skb, uint32_t j)
+{
+    uint32_t n = wire_frames(skb);
+    sim_time_t full = port_frame_time(d, skb, wire_frame_payload(skb));
+    sim_time_t last = port_frame_time(d, skb, wire_last_payload(skb));
+    sim_time_t start = skb->ready_ns - (n > 1 ? full : last);
+    return j + 1 < n ? start + (sim_time_t)(j + 1) * full
+                     : start + (sim_time_t)(n - 1) * full + last;
+}
+
+/* Frames of skb that have reached the link by t (at the link's rate the skb is handed over
+ * whole). */
+static uint32_t frames_arrived(const LinkDir *d, const Skb *skb, sim_time_t t)
+{
+    uint32_t n = wire_frames(skb);
+    if (!d->copies || t >= frame_arrival(d, skb, n - 1))
         return n;
-    uint64_t done = (uint64_t)(now - d->head_start) / (uint64_t)ft;
+    if (t < skb->ready_ns)
+        return 0;
+    sim_time_t full = port_frame_time(d, skb, wire_frame_payload(skb));
+    uint64_t k = (uint64_t)(t - (skb->ready_ns - full)) / (uint64_t)full;
+    return k < n - 1 ? (uint32_t)k : n - 1;
+}
+
+/* Frames of skb fully serialised by t when its first frame started at `start`. */
+static uint32_t frames_sent(const LinkDir *d, const Skb *skb, sim_time_t start, sim_time_t t)
+{
+    if (t < start)
+        return 0;
+    uint32_t n = wire_frames(skb);
+    sim_time_t ft = frame_time(d, skb, wire_frame_payload(skb));
+    if (t >= start + (sim_time_t)(n - 1) * ft + frame_time(d, skb, wire_last_payload(skb)))
+        return n;
+    uint64_t done = (uint64_t)(t - start) / (uint64_t)ft;
     return done < n - 1 ? (uint32_t)done : n - 1;
 }
 
-/* Frames and wire bytes in the queue at `now`, the one on the wire included. */
+/* Wire bytes of frames [from, to) of skb. */
+static uint64_t frames_bytes(const Skb *skb, uint32_t from, uint32_t to)
+{
+    if (to <= from)
+        return 0;
+    uint32_t n = wire_frames(skb);
+    uint64_t full = wire_frame_bytes(skb, wire_frame_payload(skb));
+    uint64_t b = (uint64_t)(to - from) * full;
+    if (to == n)
+        b = b - full + wire_frame_bytes(skb, wire_last_payload(skb));
+    return b;
+}
+
+/* When the queued skb after one that ends at prev_end starts: back to back, but not before its
+ * first frame is there (its ready_ns). */
+static sim_time_t next_start(sim_time_t prev_end, const Skb *skb)
+{
+    return skb->ready_ns > prev_end ? skb->ready_ns : prev_end;
+}
+
+static sim_time_t skb_end(const LinkDir *d, const Skb *skb, sim_time_t start)
+{
+    uint32_t n = wire_frames(skb);
+    return start + (sim_time_t)(n - 1) * frame_time(d, skb, wire_frame_payload(skb)) +
+           frame_time(d, skb, wire_last_payload(skb));
+}
+
+/* When the head skb's first frame starts (or started): a head still waiting starts at its
+ * ready_ns (start_head). */
+static sim_time_t head_start(const LinkDir *d)
+{
+    return d->head_waiting ? d->fifo.head->ready_ns : d->head_start;
+}
+
+/* Frames and wire bytes queued at t >= now, the one on the wire included, counting every
+ * frame of the queued skbs as there: true at any t from the first frame of the next copy the
+ * port sends on, the port being done with the queued ones by then. Walks only the skbs that
+ * are serialised by t, and the one being serialised then. */
+static void queued_at(const LinkDir *d, sim_time_t t, uint64_t *frames, uint64_t *bytes)
+{
+    *frames = d->queued_frames;
+    *bytes = d->queued_bytes;
+    sim_time_t end = 0;
+    for (const Skb *s = d->fifo.head; s; s = s->next) {
+        sim_time_t start = s == d->fifo.head ? head_start(d) : next_start(end, s);
+        uint32_t n = wire_frames(s), sent = frames_sent(d, s, start, t);
+        *frames -= sent;
+        *bytes -= frames_bytes(s, 0, sent);
+        if (sent < n)
+            return;
+        end = skb_end(d, s, start);
+    }
+}
+
+/* Frames and wire bytes in the queue at `now`, the one on the wire included: the frames that
+ * have reached the link and are not serialised yet. */
 static void occupancy(const LinkDir *d, sim_time_t now, uint64_t *frames, uint64_t *bytes)
 {
-    *frames = d->waiting_frames;
-    *bytes = d->waiting_bytes;
-    const Skb *h = d->fifo.head;
-    if (!h || d->head_waiting) /* a head not started yet is still counted as waiting */
-        return;
-    uint32_t n = wire_frames(h), left = n - head_frames_done(d, now);
-    if (left == 0)
-        return;
-    *frames += left;
-    *bytes += (uint64_t)(left - 1) * wire_frame_bytes(h, wire_frame_payload(h)) +
-              wire_frame_bytes(h, wire_last_payload(h));
+    queued_at(d, now, frames, bytes);
+    /* the port may still be sending the last skbs' frames */
+    for (const Skb *s = d->fifo.tail; s; s = s->prev) {
+        uint32_t n = wire_frames(s), in = frames_arrived(d, s, now);
+        if (in == n)
+            break;
+        *frames -= n - in;
+        *bytes -= frames_bytes(s, in, n);
+    }
 }
 
 /* The link is done with skb: back to its NIC for the TX completion, or freed when it is the
@@ -108,24 +203,30 @@ static void dir_done(LinkDir *d, Skb *skb)
 
 /* ---- drop-tail ---- */
 
-/* How many of skb's first frames fit in the queue. */
+/* How many of skb's first frames fit in the queue, each judged when it reaches the link (its
+ * last bit; frames_arrived) against what is there then: the frames queued before it, including
+ * skb's own earlier frames, less those serialised by then. */
 static uint32_t frames_that_fit(const LinkDir *d, const Skb *skb, sim_time_t now)
 {
     const LinkConf *c = d->link->conf;
-    uint64_t frames, bytes;
-    occupancy(d, now, &frames, &bytes);
     uint32_t n = wire_frames(skb), k = 0;
-    if (c->queue_bytes == 0) {
-        uint64_t room = c->queue_pkts > frames ? c->queue_pkts - frames : 0;
-        return room < n ? (uint32_t)room : n;
-    }
     uint64_t full = wire_frame_bytes(skb, wire_frame_payload(skb));
-    while (k < n) {
+    sim_time_t ft = frame_time(d, skb, wire_frame_payload(skb));
+    sim_time_t start = next_start(d->fifo.head ? d->tail_end : now, skb);
+    for (; k < n; k++) {
+        sim_time_t arrival = frame_arrival(d, skb, k);
+        if (arrival < now)
+            arrival = now;
+        uint64_t frames, bytes;
+        queued_at(d, arrival, &frames, &bytes);
+        /* skb's own first k frames (full ones) follow the queue ahead */
+        uint64_t own_sent = arrival > start ? (uint64_t)(arrival - start) / (uint64_t)ft : 0;
+        uint64_t own = k - (own_sent < k ? own_sent : k);
+        frames += own;
+        bytes += own * full;
         uint64_t b = k + 1 < n ? full : wire_frame_bytes(skb, wire_last_payload(skb));
-        if (bytes + b > c->queue_bytes)
+        if (c->queue_bytes == 0 ? frames + 1 > c->queue_pkts : bytes + b > c->queue_bytes)
             break;
-        bytes += b;
-        k++;
     }
     return k;
 }
@@ -162,8 +263,6 @@ static void start_head(LinkDir *d)
                   .frames = n,
                   .from = d };
     d->head_start = now;
-    d->waiting_frames -= n;
-    d->waiting_bytes -= wire_skb_bytes(h);
     d->tx_frames += n;
     d->tx_bytes += wire_skb_bytes(h);
     sim_schedule_at(sim, &d->ev, now + (sim_time_t)(n - 1) * t.frame_ns + t.last_ns);
@@ -179,6 +278,8 @@ static void link_departure(Sim *sim, void *ctx)
         return;
     }
     Skb *done = skb_dequeue(&d->fifo);
+    d->queued_frames -= wire_frames(done);
+    d->queued_bytes -= wire_skb_bytes(done);
     if (!skb_queue_empty(&d->fifo))
         start_head(d);
     dir_done(d, done);
@@ -202,8 +303,10 @@ void link_dir_xmit(LinkDir *d, Skb *skb)
     }
     if (k < n)
         trim_frames(skb, k);
-    d->waiting_frames += k;
-    d->waiting_bytes += wire_skb_bytes(skb);
+    sim_time_t now = sim_now(d->link->sim);
+    d->tail_end = skb_end(d, skb, next_start(d->fifo.head ? d->tail_end : now, skb));
+    d->queued_frames += k;
+    d->queued_bytes += wire_skb_bytes(skb);
     skb_queue_tail(&d->fifo, skb);
     if (d->fifo.head == skb)
         start_head(d);
@@ -220,9 +323,11 @@ bool link_dir_lose(LinkDir *d)
     return true;
 }
 
-void link_dir_set_copies(LinkDir *d)
+void link_dir_set_copies(LinkDir *d, uint64_t port_rate)
 {
+    g_assert(port_rate > d->link->conf->rate_bps);
     d->copies = true;
+    d->port_rate = port_rate;
 }
 
 uint64_t link_dir_rate(const LinkDir *d)

@@ -75,7 +75,7 @@ NetDevStats nic_stats(const NetDev *dev);
 void link_dir_xmit(LinkDir *d, Skb *skb);
 /* The sending NIC is faster than the link (hosts.H.nic.rate): it completes its skbs itself when
  * its port has sent them, and hands the link copies, which the link frees when done with them. */
-void link_dir_set_copies(LinkDir *d);
+void link_dir_set_copies(LinkDir *d, uint64_t port_rate);
 /* The link's rate, bits per second. */
 uint64_t link_dir_rate(const LinkDir *d);
 /* The random-loss draw for the next frame of this direction (true = lost, counted). */

@@ -148,11 +148,15 @@ static void nic_port_send(Nic *n, Skb *skb)
         start = skb->ready_ns;
     if (n->port_free > start)
         start = n->port_free;
+    /* frame by frame, each rounded up as the link's are (link.c): the link's arrival times of
+     * the copy's frames end where the port is done */
     uint64_t rate = n->conf->rate_bps;
-    uint32_t first = wire_frames(skb) > 1 ? wire_frame_payload(skb) : wire_last_payload(skb);
+    uint32_t frames = wire_frames(skb);
+    sim_time_t full = sim_tx_time_ns(wire_frame_bytes(skb, wire_frame_payload(skb)), rate);
+    sim_time_t last = sim_tx_time_ns(wire_frame_bytes(skb, wire_last_payload(skb)), rate);
     Skb *copy = skb_clone(n->dev.host->pool, skb);
-    copy->ready_ns = start + sim_tx_time_ns(wire_frame_bytes(skb, first), rate);
-    n->port_free = start + sim_tx_time_ns(wire_skb_bytes(skb), rate);
+    copy->ready_ns = start + (frames > 1 ? full : last);
+    n->port_free = start + (sim_time_t)(frames - 1) * full + last;
     skb->ready_ns = n->port_free; /* from here on: its completion time */
     skb_queue_tail(&n->port, skb);
     if (!sim_event_pending(&n->port_ev))
@@ -224,7 +228,7 @@ void nic_attach_link(NetDev *dev, LinkDir *tx)
     n->tx = tx;
     n->fast_port = n->conf->rate_bps > link_dir_rate(tx);
     if (n->fast_port)
-        link_dir_set_copies(tx);
+        link_dir_set_copies(tx, n->conf->rate_bps);
 }
 
 void nic_tx_done(NetDev *dev, Skb *skb)

@@ -109,11 +109,17 @@ static void test_back_to_back(void)
 #define RATE_100G 100000000000ull
 #define FT_PORT 124
 
-/* Drop-tail in packets, limit 10 frames (the one on the wire included). A 45-frame skb at t = 0
- * keeps its first 10 frames, 35 dropped, and loses its PSH with its last frame. At t = 124 +
- * 2463 two frames have left (at 124 + 1231 and 124 + 2462), so 8 are queued and a second
- * 45-frame skb keeps 2 frames (43 dropped); they follow the first skb's 10: arrivals at 124 +
- * (10 + k + 1) * 1231 + 10000. */
+/* Drop-tail in packets, limit 10 frames (the one on the wire included), each frame judged when
+ * its last bit reaches the link: frame j of an skb the port starts at s is in at s + (j + 1) *
+ * 124 ns. The first 45-frame skb (s = 0) starts on the link at 124; its frame i leaves at 124 +
+ * (i + 1) * 1231. Frame 10, in at 1364, finds frame 0 gone (1355) and 9 queued: it is kept;
+ * frame 11, in at 1488, finds 10 and is dropped with the rest (11 kept, 34 dropped; the PSH
+ * went with the last frame). The port is busy with the first skb until 45 * 124 = 5580, so the
+ * second skb, sent at 124 + 2463, reaches the link from 5580 + 124 = 5704 on; by then 4 frames
+ * have left (124 + 4 * 1231 = 5048), 7 are queued, and its frames 0, 1 and 2 (in at 5704, 5828,
+ * 5952, before the 5th leaves at 6279) make 8, 9 and 10: frame 3 is dropped with the rest (3
+ * kept, 42 dropped). They follow the first skb's 11: arrivals at 124 + (11 + k + 1) * 1231 +
+ * 10000. */
 static void test_drop_tail_packets(void)
 {
     NetFix f;
@@ -125,17 +131,18 @@ static void test_drop_tail_packets(void)
     ip_output(&f.host[0], fix_data(&f, 0, 1, 65160, 65160, 1448, true), NULL);
     sim_run_until(f.sim, SIM_S);
     NetDevStats s = netdev_stats(f.nic[0]);
-    g_assert_cmpuint(s.link_drops, ==, 35 + 43);
-    g_assert_cmpuint(s.tx_frames, ==, 12);
-    g_assert_cmpuint(f.sock[1].rx->len, ==, 12);
-    for (guint k = 0; k < 10; k++) {
+    g_assert_cmpuint(s.link_drops, ==, 34 + 42);
+    g_assert_cmpuint(s.tx_frames, ==, 14);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 14);
+    for (guint k = 0; k < 11; k++) {
         g_assert_cmpuint(fix_rx(&f, 1, k)->seq, ==, (uint64_t)k * 1448);
         g_assert_cmpuint(fix_rx(&f, 1, k)->flags & TCPHDR_PSH, ==, 0);
+        g_assert_cmpint(fix_rx(&f, 1, k)->t, ==, FT_PORT + (sim_time_t)(k + 1) * FT_1448 + DELAY);
     }
-    for (guint k = 0; k < 2; k++) {
-        const Delivery *d = fix_rx(&f, 1, 10 + k);
+    for (guint k = 0; k < 3; k++) {
+        const Delivery *d = fix_rx(&f, 1, 11 + k);
         g_assert_cmpuint(d->seq, ==, 65160 + (uint64_t)k * 1448);
-        g_assert_cmpint(d->t, ==, FT_PORT + (sim_time_t)(10 + k + 1) * FT_1448 + DELAY);
+        g_assert_cmpint(d->t, ==, FT_PORT + (sim_time_t)(11 + k + 1) * FT_1448 + DELAY);
     }
     fix_free(&f);
 }
@@ -159,6 +166,33 @@ static void test_drop_tail_bytes(void)
     sim_run_until(f.sim, 2 * SIM_S);
     g_assert_cmpuint(netdev_stats(f.nic[0]).link_drops, ==, 41);
     g_assert_cmpuint(f.sock[1].rx->len, ==, 10);
+    fix_free(&f);
+}
+
+/* The bottleneck's buffer holds the frames that have reached it: behind a port only a little
+ * faster than the link (10 Gbit/s into 9.9 Gbit/s, 1231 ns a frame in, 1538 * 8 / 9.9 =
+ * 1242.8 -> 1243 ns a frame out) two 45-frame skbs sent back to back grow the queue by at most
+ * one frame, so a 10-frame buffer loses none of their 90 frames (a switch port's buffer sees a
+ * frame when its last bit arrives, not when the sender's driver is handed the skb). The link
+ * starts at the first frame's arrival, 1231 ns, and then never idles: the second skb's first
+ * frame is in at 45 * 1230.4 + 1231 = 56599 ns, before the first skb's last frame has left
+ * (1231 + 45 * 1243 = 57166 ns). */
+static void test_drop_tail_counts_arrived_frames(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[0].nic.rate_bps = RATE_10G;
+    fix_link(&f, 9900000000ull, DELAY, 10, 0.0);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 65160, 65160, 1448, true), NULL);
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpuint(netdev_stats(f.nic[0]).link_drops, ==, 0);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 90);
+    for (guint k = 0; k < 90; k++) {
+        const Delivery *d = fix_rx(&f, 1, k);
+        g_assert_cmpuint(d->seq, ==, (uint64_t)k * 1448);
+        g_assert_cmpint(d->t, ==, FT_1448 + (sim_time_t)(k + 1) * 1243 + DELAY);
+    }
     fix_free(&f);
 }
 
@@ -252,6 +286,7 @@ int main(int argc, char **argv)
     g_test_add_func("/link/back-to-back", test_back_to_back);
     g_test_add_func("/link/drop-tail-packets", test_drop_tail_packets);
     g_test_add_func("/link/drop-tail-bytes", test_drop_tail_bytes);
+    g_test_add_func("/link/drop-tail-counts-arrived-frames", test_drop_tail_counts_arrived_frames);
     g_test_add_func("/link/random-loss", test_random_loss);
     g_test_add_func("/link/full-duplex", test_full_duplex);
     g_test_add_func("/link/pool-warm", test_pool_warm);
