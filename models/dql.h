@@ -32,8 +32,10 @@ typedef struct Dql {
     sim_time_t hold;            /* slack hold time: HZ (1 s) in netdev_queue_init */
 } Dql;
 
-/* The largest limit (DQL_MAX_LIMIT, ~UINT_MAX / 16). */
-#define DQL_MAX_LIMIT ((UINT32_MAX / 16u) - 65536u)
+/* The largest object and limit (include/linux/dynamic_queue_limits.h: DQL_MAX_OBJECT is
+ * UINT_MAX / 16, DQL_MAX_LIMIT is UINT_MAX / 2 - DQL_MAX_OBJECT). */
+#define DQL_MAX_OBJECT (UINT32_MAX / 16u)
+#define DQL_MAX_LIMIT ((UINT32_MAX / 2u) - DQL_MAX_OBJECT)
 
 /* dql_init: limit 0, nothing queued; slack measured over hold from now. */
 void dql_init(Dql *d, sim_time_t hold, sim_time_t now);

@@ -91,6 +91,25 @@ static void test_counters_wrap(void)
     g_assert_cmpint(dql_avail(&d), ==, 65000);
 }
 
+/* The limit grows on starvation up to DQL_MAX_LIMIT, which include/linux/dynamic_queue_limits.h
+ * sets to UINT_MAX / 2 - DQL_MAX_OBJECT (UINT_MAX / 16) = 2147483647 - 268435455 = 1879048192
+ * bytes. A ring that is over its limit and then drained at once, again and again, grows its
+ * limit by all it had queued each time (objects of 200 MB, below DQL_MAX_OBJECT). */
+static void test_limit_clamped_at_max(void)
+{
+    Dql d;
+    dql_init(&d, 1000 * MS, 0);
+    uint32_t prev = 0;
+    for (int round = 0; round < 12; round++) {
+        while (dql_avail(&d) >= 0)
+            dql_queued(&d, 200000000u);
+        dql_completed(&d, dql_inflight(&d), (sim_time_t)(round + 1) * MS);
+        g_assert_cmpuint(dql_limit(&d), >=, prev);
+        prev = dql_limit(&d);
+    }
+    g_assert_cmpuint(dql_limit(&d), ==, 1879048192u);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -98,5 +117,6 @@ int main(int argc, char **argv)
     g_test_add_func("/dql/starved-ring-grows", test_starved_ring_grows);
     g_test_add_func("/dql/busy-ring-shrinks-after-hold", test_busy_ring_shrinks_after_hold);
     g_test_add_func("/dql/counters-wrap", test_counters_wrap);
+    g_test_add_func("/dql/limit-clamped-at-max", test_limit_clamped_at_max);
     return g_test_run();
 }
