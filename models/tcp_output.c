@@ -428,8 +428,10 @@ static uint32_t tcp_mss_split_point(const TcpSock *tp, const Skb *skb, uint32_t 
     return needed;
 }
 
-/* tcp_small_queue_check (H.E.3): limit bytes below TCP to ~1 ms of data, at most
- * tcp_limit_output_bytes, doubled (factor 1) for retransmissions. */
+/* tcp_small_queue_check (H.E.3): limit bytes below TCP to ~1 ms of data, doubled (factor 1) for
+ * retransmissions; at most tcp_limit_output_bytes for a flow that is not paced (6.6:
+ * "if (sk->sk_pacing_status == SK_PACING_NONE)", since c73e5807e4f6 in 2018), for every flow
+ * before that and since 6.16 (hosts.H.tcp.tsq_cap_paced). */
 static bool tcp_small_queue_check(TcpSock *tp, const Skb *skb, unsigned factor)
 {
     if (!tcp_conf(tp)->tsq) /* before 3.6 */
@@ -438,7 +440,8 @@ static bool tcp_small_queue_check(TcpSock *tp, const Skb *skb, unsigned factor)
     uint64_t rate_bytes = tp->pacing_rate ? tp->pacing_rate >> TCP_PACING_SHIFT : UINT64_MAX;
     if (rate_bytes > limit)
         limit = rate_bytes;
-    if (limit > tcp_conf(tp)->limit_output_bytes)
+    bool paced = tcp_conf(tp)->pacing; /* internal pacing: SK_PACING_NEEDED */
+    if ((!paced || tcp_conf(tp)->tsq_cap_paced) && limit > tcp_conf(tp)->limit_output_bytes)
         limit = tcp_conf(tp)->limit_output_bytes;
     limit <<= factor;
     if (tp->sk.wmem_alloc <= limit)

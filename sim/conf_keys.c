@@ -373,6 +373,13 @@ static const ConfKey table[] = {
          "peer's window allow."),
     HOST("tcp", "tcp.limit_output_bytes", CONF_T_SIZE, tcp.limit_output_bytes, "1MiB", "1", "1GiB",
          "TSQ cap net.ipv4.tcp_limit_output_bytes: 1 MiB now (256 KiB from 2015, 128 KiB from 2012)."),
+    HOST("tcp", "tcp.tsq_cap_paced", CONF_T_BOOL, tcp.tsq_cap_paced, "false", NULL, NULL,
+         "Whether limit_output_bytes also caps the TSQ limit of a paced flow (tcp.pacing: "
+         "sk_pacing_status is not SK_PACING_NONE). false = 2018-6.15 (c73e5807e4f6 \"tcp: tsq: no "
+         "longer use limit_output_bytes for paced flows\"; read in 6.6's tcp_small_queue_check): "
+         "a paced flow may keep max(2 x truesize, pacing_rate >> 10) below TCP, ~1 ms of its rate "
+         "however fast. true = kernels before it, and 6.16+ (c4221a8cc3a7 \"tcp: always use "
+         "tcp_limit_output_bytes limitation\", which came with limit_output_bytes 4 MiB)."),
     HOST("tcp", "tcp.pacing", CONF_T_BOOL, tcp.pacing, "false", NULL, NULL,
          "TCP internal pacing (EDT, 4.20+): each skb's departure is tcp_wstamp_ns, advanced by "
          "len / pacing_rate (200% of cwnd*mss/srtt in slow start, 120% after), an hrtimer resumes "

@@ -141,6 +141,8 @@ typedef struct TcpConf {
     TcpLossDetection loss_detection; /* hosts.H.tcp.loss_detection: rack or 3.x FACK */
     uint32_t limit_output_bytes; /* hosts.H.tcp.limit_output_bytes (TSQ) */
     bool tsq;                  /* hosts.H.tcp.tsq: TCP Small Queues (3.6+) */
+    bool tsq_cap_paced;        /* hosts.H.tcp.tsq_cap_paced: limit_output_bytes caps paced
+                                * flows too (before 2018's c73e5807e4f6, and 6.16+) */
     bool pacing;               /* hosts.H.tcp.pacing: TCP internal pacing (EDT, 4.20+) */
     TcpTsoDefer tso_defer;     /* hosts.H.tcp.tso_defer: tcp_tso_should_defer() */
     uint32_t netdev_budget;    /* hosts.H.tcp.netdev_budget (net.core.netdev_budget) */

@@ -82,6 +82,47 @@ static void test_no_tsq_before_3_6(void)
     th_free(tb);
 }
 
+/* A paced flow (hosts.H.tcp.pacing: internal pacing, sk_pacing_status SK_PACING_NEEDED) is not
+ * capped by tcp_limit_output_bytes in 2018-6.15 (6.6's tcp_small_queue_check applies the sysctl
+ * only "if (sk->sk_pacing_status == SK_PACING_NONE)"): its limit is max(2 x truesize,
+ * pacing_rate >> 10). limit_output_bytes 20000, cwnd 100, SRTT 1 ms: slow-start pacing rate
+ * 2 x 100 x 1448 B / 1 ms = 289 600 000 B/s, >> 10 = 282 812 bytes. The 100 MSS go as skbs of
+ * 45, 45 and 10 MSS, paced 65160 B / 289.6e6 B/s = 225 us apart (the first skb's 45 segments
+ * use up sch_fq's 10 unpaced ones); the device completes nothing. Paced and uncapped: the
+ * third skb goes at 450 us with 132 880 bytes below TCP (< 282 812). Capped (a flow that is
+ * not paced, or tcp.tsq_cap_paced as before 2018 and in 6.16+): limit 20000, the second skb
+ * goes only because the retransmit queue holds one skb, and the third is throttled. */
+static uint32_t paced_tsq_sent(bool pacing, bool cap_paced)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.limit_output_bytes = 20000;
+    tb->conf[0].tcp.pacing = pacing;
+    tb->conf[0].tcp.tsq_cap_paced = cap_paced;
+    th_connect(tb, 1500);
+    tcp_set_xmit_hook(tb->a, hold_output, tb);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    tb->a->srtt_us = 8000; /* 8 x 1 ms */
+    tcp_update_pacing_rate(tb->a);
+    g_assert_cmpuint(tb->a->pacing_rate, ==, 289600000u);
+    th_write(tb->a, 100 * 1448);
+    th_run_to(tb, 2 * SIM_MS);
+    uint32_t sent = th_pending(tb, 0);
+    g_assert_cmpuint(tb->a->write_queue.qlen, ==, 3 - sent);
+    g_assert_cmpint(!!(tb->a->tsq_flags & TSQF_THROTTLED), ==, sent < 3);
+    while (th_pending(tb, 0))
+        complete(tb, th_take(tb, 0));
+    th_free(tb);
+    return sent;
+}
+
+static void test_tsq_paced_flow_not_capped(void)
+{
+    g_assert_cmpuint(paced_tsq_sent(true, false), ==, 3);  /* 2018-6.15, paced */
+    g_assert_cmpuint(paced_tsq_sent(true, true), ==, 2);   /* before 2018, 6.16+ */
+    g_assert_cmpuint(paced_tsq_sent(false, false), ==, 2); /* not paced: always capped */
+}
+
 /* While the owner holds the socket the TSQ handler only sets TCP_TSQ_DEFERRED; tcp_release_cb
  * then transmits. */
 static void test_tsq_deferred_while_owned(void)
@@ -163,5 +204,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tsq/none-before-3.6", test_no_tsq_before_3_6);
     g_test_add_func("/tcp/tsq/autocork", test_autocork);
     g_test_add_func("/tcp/tsq/deferred-owned", test_tsq_deferred_while_owned);
+    g_test_add_func("/tcp/tsq/paced-not-capped", test_tsq_paced_flow_not_capped);
     return g_test_run();
 }
