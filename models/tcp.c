@@ -221,10 +221,21 @@ void tcp_handshake_rtt(TcpSock *a, TcpSock *b, uint32_t rtt_us)
      * enough for that (bit/s rates) start from a 120 s sample. */
     if (rtt_us > TCP_RTO_MAX_SEC * 1000000u)
         rtt_us = TCP_RTO_MAX_SEC * 1000000u;
-    tcp_rtt_estimator(a, rtt_us);
-    tcp_set_rto(a);
-    tcp_rtt_estimator(b, rtt_us);
-    tcp_set_rto(b);
+    /* Each side's sample goes through tcp_ack_update_rtt (the client's tcp_ack of the SYN-ACK,
+     * the server's tcp_synack_rtt_meas), which also feeds the windowed min RTT; then the pacing
+     * rate is set before any data: the client's tcp_ack ends in tcp_cong_control ->
+     * tcp_update_pacing_rate, and tcp_rcv_state_process calls tcp_update_pacing_rate when the
+     * server's SYN_RECV socket becomes ESTABLISHED (6.6). So the first flight is already TSO-
+     * autosized and TSQ-limited from mss x 10 / RTT x 200 %, not sent as if the rate were
+     * unlimited. */
+    TcpSock *socks[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        tcp_rtt_estimator(socks[i], rtt_us);
+        tcp_set_rto(socks[i]);
+        if (!socks[i]->min_rtt_us || rtt_us < socks[i]->min_rtt_us)
+            socks[i]->min_rtt_us = rtt_us ? rtt_us : 1;
+        tcp_update_pacing_rate(socks[i]);
+    }
 }
 
 /* ---- sendmsg ---- */

@@ -200,6 +200,39 @@ static void test_tso_half_cwnd(void)
     g_assert_cmpuint(segs, ==, 20);
 }
 
+/* The handshake's RTT sample sets the min RTT and the pacing rate before any data (6.6: the
+ * client's tcp_ack of the SYN-ACK runs tcp_ack_update_rtt and ends in tcp_update_pacing_rate;
+ * the server calls tcp_update_pacing_rate on entering ESTABLISHED), so the initial window is
+ * autosized. RTT 10 ms, cwnd 10, MSS 1448: rate = 2 x 10 x 1448 B / 10 ms = 2 896 000 B/s,
+ * >> 10 = 2828 bytes = 1 MSS; the min-RTT bonus 65215 >> (10000 >> 9 = 19) = 0; so
+ * tcp_min_tso_segs = 2 MSS per skb: 5 skbs of 2896 bytes. With the rate unset (unlimited) the
+ * same 10 MSS would leave as 2 skbs of 5 MSS (half the cwnd each). At RTT 100 us the rate is
+ * 289.6 MB/s (282 812 bytes per ms): 5-MSS skbs again, half the cwnd binding. */
+static void check_initial_window(uint32_t rtt_us, uint32_t want_segs)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    tcp_handshake_rtt(tb->a, tb->b, rtt_us);
+    g_assert_cmpuint(tb->a->min_rtt_us, ==, rtt_us);
+    g_assert_cmpuint(tb->b->min_rtt_us, ==, rtt_us);
+    g_assert_cmpuint(tb->a->snd_cwnd, ==, 10);
+    g_assert_cmpuint(tb->a->pacing_rate, ==, 2ull * 10 * 1448 * 1000000 / rtt_us);
+    g_assert_cmpuint(tb->b->pacing_rate, ==, tb->a->pacing_rate);
+    th_write(tb->a, 10 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 10 / want_segs);
+    for (const Skb *skb = tb->out[0].head; skb; skb = skb->next) {
+        g_assert_cmpuint(skb->len, ==, want_segs * 1448);
+        g_assert_cmpuint(skb->gso_segs, ==, want_segs);
+    }
+    th_free(tb);
+}
+
+static void test_tso_initial_window_autosized(void)
+{
+    check_initial_window(10000, 2);
+    check_initial_window(100, 5);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -212,5 +245,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tso/defer-4x-ack-due-within-a-ms", test_tso_defer_4x_ack_due_within_a_ms);
     g_test_add_func("/tcp/tso/defer-3x", test_tso_defer_3x);
     g_test_add_func("/tcp/tso/half-cwnd", test_tso_half_cwnd);
+    g_test_add_func("/tcp/tso/initial-window-autosized", test_tso_initial_window_autosized);
     return g_test_run();
 }
