@@ -301,8 +301,12 @@ uint32_t tcp_tso_autosize(const TcpSock *tp, uint32_t mss_now)
     return segs < TCP_MIN_TSO_SEGS ? TCP_MIN_TSO_SEGS : segs;
 }
 
-/* tcp_send_mss: mss_now and size_goal = autosized segments x mss (3.12 tcp_xmit_size_goal),
- * bounded by half the peer's max window and GSO's 64 KB; one MSS without TSO. */
+/* tcp_send_mss: mss_now and size_goal (tcp_xmit_size_goal) = sk_gso_max_size bounded by half
+ * the peer's max window, in whole MSSes; one MSS without TSO. The pacing rate plays no part
+ * here: since "tcp: refine TSO autosizing" (605ad7f184b6, 3.19) sendmsg fills skbs to the full
+ * 64 KB and tcp_write_xmit splits them to tcp_tso_autosize() when they leave, when the rate is
+ * known (3.12-3.18 sized skbs at sendmsg time, so a flow whose rate had grown since still sent
+ * the small skbs queued earlier). */
 uint32_t tcp_send_mss(TcpSock *tp, uint32_t *size_goal)
 {
     uint32_t mss_now = tp->mss_cache;
@@ -310,11 +314,7 @@ uint32_t tcp_send_mss(TcpSock *tp, uint32_t *size_goal)
         *size_goal = mss_now;
         return mss_now;
     }
-    uint32_t segs = tcp_tso_autosize(tp, mss_now);
-    uint64_t goal = (uint64_t)segs * mss_now;
-    if (goal > TCP_SK_GSO_MAX_SIZE) /* tcp_xmit_size_goal: sk->sk_gso_max_size / mss_now segments */
-        goal = (TCP_SK_GSO_MAX_SIZE / mss_now) * mss_now;
-    goal = tcp_bound_to_half_wnd(tp, (uint32_t)goal);
+    uint64_t goal = tcp_bound_to_half_wnd(tp, TCP_SK_GSO_MAX_SIZE);
     goal = (goal / mss_now) * mss_now;
     tp->tso_segs_goal = (uint32_t)(goal / mss_now);
     *size_goal = goal > mss_now ? (uint32_t)goal : mss_now;

@@ -233,6 +233,53 @@ static void test_tso_initial_window_autosized(void)
     check_initial_window(100, 5);
 }
 
+/* sendmsg fills skbs to the full size goal whatever the pacing rate (tcp_xmit_size_goal since
+ * "tcp: refine TSO autosizing", 605ad7f184b6, 3.19: "tcp_tso_autosize() will eventually split
+ * this later"); tcp_write_xmit cuts them to tcp_tso_autosize() when they leave. MSS 1448, a 4
+ * MiB peer window, cwnd 10 and SRTT 10 ms: rate 2 x 10 x 1448 B / 10 ms -> 2 MSS per TSO skb.
+ * A write of 100 MSS queues skbs of 45, 45 and 10 MSS (65215 / 1448 = 45); the first 10 MSS
+ * leave as five 2-MSS pieces of the first one. Then the flow speeds up (cwnd 100, SRTT 100 us:
+ * 289.6 MB/s, full-sized TSO skbs): the rest leaves as 35 MSS (the first skb's remainder), 45
+ * (min(cwnd quota 50 = half the cwnd, 45 autosized)) and 10. Had sendmsg sized its skbs with
+ * the rate it saw then (3.12-3.18), all 90 would be stuck in 2-MSS skbs. */
+static void test_tso_size_goal_ignores_the_rate(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    TcpSock *a = tb->a;
+    a->snd_wnd = a->max_window = 4u << 20;
+    a->snd_cwnd = 10;
+    a->srtt_us = 8 * 10000;
+    tcp_update_pacing_rate(a);
+    uint32_t size_goal;
+    tcp_send_mss(a, &size_goal);
+    g_assert_cmpuint(size_goal, ==, 45 * 1448);
+    g_assert_cmpuint(tcp_tso_autosize(a, 1448), ==, 2);
+    th_write(a, 100 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 5);
+    while (th_pending(tb, 0)) {
+        Skb *skb = th_take(tb, 0);
+        g_assert_cmpuint(skb->len, ==, 2 * 1448);
+        skb_free(tb->host[0].pool, skb);
+    }
+    g_assert_cmpuint(a->write_queue.qlen, ==, 3);
+    a->snd_cwnd = 100;
+    a->srtt_us = 8 * 100;
+    tcp_update_pacing_rate(a);
+    g_assert_cmpuint(tcp_tso_autosize(a, 1448), ==, 45);
+    tcp_push_pending_frames(a, NULL);
+    static const uint32_t want[] = { 35, 45, 10 };
+    g_assert_cmpuint(th_pending(tb, 0), ==, 3);
+    for (unsigned i = 0; i < 3; i++) {
+        Skb *skb = th_take(tb, 0);
+        g_assert_cmpuint(skb->len, ==, want[i] * 1448);
+        g_assert_cmpuint(skb->gso_segs, ==, want[i]);
+        skb_free(tb->host[0].pool, skb);
+    }
+    g_assert_cmpuint(a->write_queue.qlen, ==, 0);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -246,5 +293,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tso/defer-3x", test_tso_defer_3x);
     g_test_add_func("/tcp/tso/half-cwnd", test_tso_half_cwnd);
     g_test_add_func("/tcp/tso/initial-window-autosized", test_tso_initial_window_autosized);
+    g_test_add_func("/tcp/tso/size-goal-ignores-the-rate", test_tso_size_goal_ignores_the_rate);
     return g_test_run();
 }
