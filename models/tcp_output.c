@@ -965,11 +965,18 @@ void tcp_tsq_init(TcpSock *tp)
 }
 
 /* tcp_wfree (netdev.h's sock_wfree): a TX completion while throttled queues the TSQ handler
- * (the kernel's per-CPU TSQ tasklet) on the completing CPU. */
+ * (the kernel's per-CPU TSQ tasklet) on the completing CPU - unless the completion runs in
+ * ksoftirqd and some of the socket's skbs are still below TCP ("tcp: TCP Small Queues and
+ * strange attractors", 9b462d02d6dd, 4.9; 6.6: sk_wmem_alloc >= SKB_TRUESIZE(1) with its base
+ * reference of 1, i.e. at least one skb's truesize left): under that stress TSQ waits until the
+ * qdisc and the ring hold none of the flow's data, and THROTTLED stays set for that
+ * completion. */
 void sock_wfree(Sock *sk, const Skb *skb, Cpu *cpu)
 {
     TcpSock *tp = tcp_from_sk(sk);
     (void)skb;
+    if (sk->wmem_alloc >= SKB_TRUESIZE_OVERHEAD && cpu && cpu_current(cpu) == cpu_ksoftirqd(cpu))
+        return;
     if (!(tp->tsq_flags & TSQF_THROTTLED))
         return;
     tp->tsq_flags &= ~(uint32_t)TSQF_THROTTLED;

@@ -1,7 +1,9 @@
 /* test_tcp_tsq.c - TCP Small Queues (notes F.4, host notes E.3): bytes below TCP limited to
  * max(2 x truesize, pacing_rate >> 10), at most tcp_limit_output_bytes; a TX completion of a
  * throttled socket runs the TSQ handler that resumes transmission. */
+#include "models/cpu.h"
 #include "models/netdev.h"
+#include "models/sock_test_util.h"
 #include "tcp_harness.h"
 
 /* The device holds every skb until the test completes it (no TX completion yet). */
@@ -123,6 +125,112 @@ static void test_tsq_paced_flow_not_capped(void)
     g_assert_cmpuint(paced_tsq_sent(false, false), ==, 2); /* not paced: always capped */
 }
 
+/* tcp_wfree in ksoftirqd ("tcp: TCP Small Queues and strange attractors", 9b462d02d6dd, 4.9;
+ * read in 6.6): a TX completion serviced by ksoftirqd/N, with some of the socket's skbs still
+ * below TCP, does not queue the TSQ handler; the flow waits until its queues are drained.
+ * One CPU, limit_output_bytes 100000, cwnd 200, 100 MSS: skbs of 45, 45, 10 MSS (truesize 66440
+ * each for the first two); skb 1 goes, skb 2 goes (66440 <= 100000), skb 3 is throttled
+ * (132880 > 100000). A NET_RX-like work of 1000 units of 1 us runs on the CPU: units 0-639 in
+ * softirq context, the rest in ksoftirqd/0 (test_softirq.c: MAX_SOFTIRQ_RESTART). Skb 1's
+ * completion is done by unit `at`: 66440 bytes remain below TCP (<= 100000), so the TSQ handler,
+ * if queued, sends skb 3. Inline (unit 100) it is queued and skb 3 leaves; in ksoftirqd (unit
+ * 700) it is not: skb 3 waits, THROTTLED still set. */
+typedef struct {
+    SoftirqWork w;
+    TcpSock *tp;
+    SkbQueue *held;
+    int done, at;
+    bool in_ksoftirqd;
+} Completer;
+
+static bool completer_run(SoftirqWork *w, Cpu *cpu)
+{
+    Completer *c = w->ctx;
+    if (c->done == c->at) {
+        c->in_ksoftirqd = cpu_current(cpu) == cpu_ksoftirqd(cpu);
+        Skb *skb = skb_dequeue(c->held);
+        Sock *sk = skb->sk; /* the device's TX completion: uncharge, then the destructor */
+        sk->wmem_alloc -= skb->truesize;
+        skb->sk = NULL;
+        sock_wfree(sk, skb, cpu);
+        skb_free(cpu_host(cpu)->pool, skb);
+    }
+    c->done++;
+    cpu_charge(cpu, SIM_US);
+    return c->done < 1000;
+}
+
+static int hold_in(void *ctx, Skb *skb, Cpu *cpu)
+{
+    (void)cpu;
+    skb_queue_tail(ctx, skb);
+    return 0;
+}
+
+typedef struct {
+    SimEvent ev;
+    Cpu *cpu;
+    SoftirqWork *w;
+} RaiseOne;
+
+static void raise_one(Sim *sim, void *ctx)
+{
+    RaiseOne *r = ctx;
+    (void)sim;
+    cpu_raise_softirq(r->cpu, r->w);
+}
+
+static uint32_t sent_after_completion_at(int at, bool *in_ksoftirqd, bool *throttled)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.tcp.limit_output_bytes = 100000;
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 1500);
+    SkbQueue held = { 0 };
+    tcp_set_xmit_hook(a, hold_in, &held);
+    a->snd_cwnd = 200;
+    a->snd_wnd = a->max_window = 4u << 20;
+    th_write(a, 100 * 1448);
+    g_assert_cmpuint(held.qlen, ==, 2);
+    g_assert_cmpuint(tcp_sk(a)->wmem_alloc, ==, 2 * 66440);
+    g_assert_true(a->tsq_flags & TSQF_THROTTLED);
+    Completer c = { .tp = a, .held = &held, .at = at };
+    softirq_work_init(&c.w, SOFTIRQ_NET_RX, completer_run, &c);
+    RaiseOne r = { .cpu = th->cpus[0], .w = &c.w };
+    sim_event_init(&r.ev, raise_one, &r, 0, 0);
+    sim_schedule_at(th->sim, &r.ev, 0);
+    sim_run_until(th->sim, 2 * SIM_MS);
+    g_assert_cmpint(c.done, ==, 1000);
+    *in_ksoftirqd = c.in_ksoftirqd;
+    *throttled = a->tsq_flags & TSQF_THROTTLED;
+    uint32_t sent = 2 + (a->write_queue.qlen == 0);
+    g_assert_cmpuint(held.qlen, ==, sent - 1);
+    while (held.qlen) {
+        Skb *skb = skb_dequeue(&held);
+        tcp_sk(a)->wmem_alloc -= skb->truesize;
+        skb_free(h->pool, skb);
+    }
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+    return sent;
+}
+
+static void test_tsq_wfree_in_ksoftirqd_waits(void)
+{
+    bool in_ksoftirqd, throttled;
+    g_assert_cmpuint(sent_after_completion_at(100, &in_ksoftirqd, &throttled), ==, 3);
+    g_assert_false(in_ksoftirqd);
+    g_assert_false(throttled);
+    g_assert_cmpuint(sent_after_completion_at(700, &in_ksoftirqd, &throttled), ==, 2);
+    g_assert_true(in_ksoftirqd);
+    g_assert_true(throttled);
+}
+
 /* While the owner holds the socket the TSQ handler only sets TCP_TSQ_DEFERRED; tcp_release_cb
  * then transmits. */
 static void test_tsq_deferred_while_owned(void)
@@ -205,5 +313,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tsq/autocork", test_autocork);
     g_test_add_func("/tcp/tsq/deferred-owned", test_tsq_deferred_while_owned);
     g_test_add_func("/tcp/tsq/paced-not-capped", test_tsq_paced_flow_not_capped);
+    g_test_add_func("/tcp/tsq/wfree-in-ksoftirqd-waits", test_tsq_wfree_in_ksoftirqd_waits);
     return g_test_run();
 }
