@@ -130,12 +130,12 @@ static void tcp_event_data_sent(TcpSock *tp)
         tp->ack.pingpong++;
 }
 
-/* What __tcp_transmit_skb does before handing the skb down, whatever the device says: the
- * departure time tcp_wstamp_ns catches up with now (paced or not) and data_segs_out counts the
- * segments. Returns the departure time before the catch-up, for the pacing credit. */
-static sim_time_t tcp_wstamp_catch_up(TcpSock *tp, uint32_t pcount)
+/* What __tcp_transmit_skb does first for every skb, pure ACKs included, whatever the device
+ * then says: the departure time tcp_wstamp_ns catches up with the socket's clock (paced or
+ * not), so a pure ACK sent while the flow is late uses up the lateness that the next data skb
+ * would have got as pacing credit. Returns the departure time before the catch-up. */
+static sim_time_t tcp_wstamp_catch_up(TcpSock *tp)
 {
-    tp->data_segs_out += pcount;
     sim_time_t prior_wstamp = tp->tcp_wstamp_ns;
     if (tp->tcp_wstamp_ns < tp->tcp_mstamp)
         tp->tcp_wstamp_ns = tp->tcp_mstamp;
@@ -185,7 +185,8 @@ int tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
     if (new_data)
         tcp_count(tp, CTR_TcpOutSegs, pcount);
     tcp_charge(tp, cpu, COST_TCP_XMIT_SKB);
-    sim_time_t prior_wstamp = tcp_wstamp_catch_up(tp, pcount);
+    tp->data_segs_out += pcount; /* data skbs only (skb->len != tcp_header_size) */
+    sim_time_t prior_wstamp = tcp_wstamp_catch_up(tp);
     int err = tcp_xmit_verdict(tp, tcp_xmit_out(tp, out, cpu), cpu);
     if (err)
         return err;
@@ -206,6 +207,7 @@ static int tcp_xmit_bare(TcpSock *tp, uint64_t seq, Cpu *cpu)
     tcp_event_ack_sent(tp, 1);
     tcp_count(tp, CTR_TcpOutSegs, 1);
     tcp_charge(tp, cpu, COST_TCP_SEND_ACK);
+    (void)tcp_wstamp_catch_up(tp);
     return tcp_xmit_verdict(tp, tcp_xmit_out(tp, skb, cpu), cpu);
 }
 

@@ -138,6 +138,36 @@ static void test_pacing_deferred_while_owned(void)
     th_free(tb);
 }
 
+/* A pure ACK also catches tcp_wstamp_ns up with the clock (6.6 __tcp_transmit_skb does it for
+ * every skb, then __tcp_send_ack's skb leaves with that departure time): as above, the pacing
+ * timer fires at T + 25 us while the owner holds the socket, but at T + 30 us the socket sends
+ * a pure ACK (its clock refreshed by the segment it answers, as tcp_rcv_established does)
+ * before tcp_release_cb sends skb 11. That skb then finds no lateness left to credit: the next
+ * departure is a full 25 000 ns later, T + 55 us, not T + 50 us. */
+static void test_pacing_pure_ack_uses_up_the_credit(void)
+{
+    Rec r;
+    TcpBench *tb = bench(true, TCP_INFINITE_SSTHRESH, &r);
+    th_write(tb->a, 20 * MSS);
+    g_assert_cmpuint(r.n, ==, 10);
+    tcp_sk(tb->a)->owned = true;
+    th_run_to(tb, T0 + 30000);
+    g_assert_cmpuint(r.n, ==, 10);
+    tb->a->tcp_mstamp = sim_now(tb->sim);
+    tcp_send_ack(tb->a, NULL);
+    g_assert_cmpuint(r.n, ==, 11);
+    g_assert_cmpuint(r.len[10], ==, 0); /* the pure ACK */
+    g_assert_cmpint(tb->a->tcp_wstamp_ns, ==, T0 + 30000);
+    tcp_sk(tb->a)->ops->release_cb(tcp_sk(tb->a), NULL);
+    tcp_sk(tb->a)->owned = false;
+    g_assert_cmpuint(r.n, ==, 12);
+    g_assert_cmpuint(r.len[11], ==, MSS);
+    g_assert_cmpint(r.t[11], ==, T0 + 30000);
+    g_assert_cmpint(sim_event_time(&tb->a->pacing_timer), ==, T0 + 55000);
+    g_assert_cmpuint(tb->a->data_segs_out, ==, 11); /* the ACK is not a data segment */
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -145,5 +175,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/pacing/congestion-avoidance", test_pacing_congestion_avoidance);
     g_test_add_func("/tcp/pacing/off", test_pacing_off_back_to_back);
     g_test_add_func("/tcp/pacing/deferred-owned", test_pacing_deferred_while_owned);
+    g_test_add_func("/tcp/pacing/pure-ack-uses-up-the-credit", test_pacing_pure_ack_uses_up_the_credit);
     return g_test_run();
 }
