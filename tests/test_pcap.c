@@ -56,9 +56,13 @@ static GArray *read_all(const char *path)
     return a;
 }
 
+/* Captures go to a directory of this process's own (made in main, removed after the tests), so
+ * that two runs of the suite at once do not write the same files. The tests unlink theirs. */
+static char *tmp_dir;
+
 static char *tmp_path(const char *name)
 {
-    return g_build_filename(g_get_tmp_dir(), name, NULL);
+    return g_build_filename(tmp_dir, name, NULL);
 }
 
 /* Check Ethernet, IPv4 and the fixed TCP header of a packet; returns the TCP header. */
@@ -400,7 +404,13 @@ int main(int argc, char **argv)
     g_test_add_func("/pcap/open-error", test_open_error);
     g_test_add_func("/pcap/device-tap", test_device_tap);
     g_test_add_func("/pcap/device-tap-sw-gso", test_device_tap_sw_gso);
-    return g_test_run();
+    g_autoptr(GError) err = NULL;
+    tmp_dir = g_dir_make_tmp("sksim-test-pcap-XXXXXX", &err);
+    g_assert_no_error(err);
+    int status = g_test_run();
+    g_rmdir(tmp_dir); /* empty unless a test failed before its g_unlink */
+    g_free(tmp_dir);
+    return status;
 }
 
 #else
