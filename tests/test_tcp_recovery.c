@@ -184,6 +184,28 @@ static void test_frto_spurious_rto(void)
     g_assert_cmpuint(undo, ==, 1);
 }
 
+/* The REO-timer set-up both tests share: one skb gives a's RTT sample (rtt ms, so min_rtt =
+ * rtt), then at send_at two 1-MSS skbs leave; the first is held back (returned, not yet
+ * delivered), the second reaches b at arrive_at and its SACK reaches a at sack_at. */
+static Skb *hold_first_of_two(TcpBench *tb, sim_time_t rtt, sim_time_t send_at,
+                              sim_time_t arrive_at, sim_time_t sack_at)
+{
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    th_run_to(tb, rtt * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->min_rtt_us, ==, (uint64_t)rtt * 1000);
+    th_run_to(tb, send_at * SIM_MS);
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    Skb *first = th_take(tb, 0);
+    th_run_to(tb, arrive_at * SIM_MS);
+    th_deliver(tb, 0);
+    th_run_to(tb, sack_at * SIM_MS);
+    th_deliver(tb, 1);
+    return first;
+}
+
 /* RACK's reordering window: after a 10 ms RTT sample (min_rtt 10 ms), two 1-MSS skbs leave at
  * 20 ms and the second arrives first; its SACK reaches the sender at 30 ms. Only 1 SACKed
  * (< dupthresh 3), no recovery: reo_wnd = min(min_rtt / 4 x 1 step, srtt) = 2500 us. The first
@@ -194,19 +216,7 @@ static void test_frto_spurious_rto(void)
 static void run_reo(bool original_arrives, uint64_t *retrans, sim_time_t *retrans_at)
 {
     TcpBench *tb = bench(true, true);
-    th_write(tb->a, 1448);
-    th_deliver(tb, 0);
-    th_run_to(tb, 10 * SIM_MS);
-    th_deliver(tb, 1);
-    g_assert_cmpuint(tb->a->min_rtt_us, ==, 10000);
-    th_run_to(tb, 20 * SIM_MS);
-    th_write(tb->a, 1448);
-    th_write(tb->a, 1448);
-    Skb *first = th_take(tb, 0);
-    th_run_to(tb, 25 * SIM_MS);
-    th_deliver(tb, 0);
-    th_run_to(tb, 30 * SIM_MS);
-    th_deliver(tb, 1);
+    Skb *first = hold_first_of_two(tb, 10, 20, 25, 30);
     g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_REO_TIMEOUT);
     g_assert_cmpuint(tb->a->icsk_timeout, ==, 35);
     g_assert_cmpuint(tb->a->lost_out, ==, 0);
@@ -257,19 +267,7 @@ static void test_rack_reo_timer_hz250(void)
     for (int i = 0; i < 2; i++)
         tb->conf[i].hz = 250;
     th_connect(tb, 1500);
-    th_write(tb->a, 1448);
-    th_deliver(tb, 0);
-    th_run_to(tb, 20 * SIM_MS);
-    th_deliver(tb, 1);
-    g_assert_cmpuint(tb->a->min_rtt_us, ==, 20000);
-    th_run_to(tb, 40 * SIM_MS);
-    th_write(tb->a, 1448);
-    th_write(tb->a, 1448);
-    Skb *first = th_take(tb, 0);
-    th_run_to(tb, 44 * SIM_MS);
-    th_deliver(tb, 0);
-    th_run_to(tb, 60 * SIM_MS);
-    th_deliver(tb, 1);
+    Skb *first = hold_first_of_two(tb, 20, 40, 44, 60);
     g_assert_cmpuint(tb->a->sacked_out, ==, 1);
     g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_REO_TIMEOUT);
     g_assert_cmpuint(tb->a->icsk_timeout, ==, 17);
