@@ -400,6 +400,34 @@ static void test_wake_on_idle_stops_restart(void)
     test_host_free(th);
 }
 
+/* The run both tests below share: one CPU, EEVDF with a 3 ms base slice, a spinning task S, and
+ * 1000 NET_RX packets of 1 us raised at 100 us, run to 5 ms; defer sets
+ * stack.softirq.defer_to_ksoftirqd. Everything the run refers to lives in the struct. */
+typedef struct BurstRun {
+    TestHost *th;
+    Spinner s;
+    Log *log;
+    LoggedNapi a;
+    Raise r;
+} BurstRun;
+
+static void burst_run(BurstRun *b, bool defer)
+{
+    memset(b, 0, sizeof *b);
+    b->th = test_host_new(1, 1000);
+    b->th->conf.sched.policy = SCHED_EEVDF;
+    b->th->conf.sched.base_slice_ns = 3 * SIM_MS;
+    b->th->stack.softirq_defer_to_ksoftirqd = defer;
+    test_host_build(b->th);
+    task_init(&b->s.t, &b->th->host, "s", spinner_step, &b->s, NULL);
+    task_start(&b->s.t);
+    b->log = g_new0(Log, 1);
+    napi_setup(&b->a, b->log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
+    b->r = (Raise){ .w = { &b->a.napi.w }, .n = 1 };
+    raise_at(b->th, &b->r, 100 * SIM_US);
+    sim_run_until(b->th->sim, 5 * SIM_MS);
+}
+
 /* The timer tick is a hard interrupt: its irq_exit runs work left for ksoftirqd inline.
  * EEVDF (base_slice 3 ms, factor 1), 1 CPU: the spinner S starts alone (v 0, first deadline
  * 1.5 ms) and runs from 2 us. 1000 packets of 1 us are raised at 100 us: the inline run does
@@ -411,19 +439,10 @@ static void test_wake_on_idle_stops_restart(void)
  * the 3 ms tick), finds nothing and sleeps: it never processes a packet. */
 static void test_tick_runs_pending_inline(void)
 {
-    TestHost *th = test_host_new(1, 1000);
-    th->conf.sched.policy = SCHED_EEVDF;
-    th->conf.sched.base_slice_ns = 3 * SIM_MS;
-    test_host_build(th);
-    Spinner s = { 0 };
-    task_init(&s.t, &th->host, "s", spinner_step, &s, NULL);
-    task_start(&s.t);
-    Log *log = g_new0(Log, 1);
-    LoggedNapi a;
-    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
-    Raise r = { .w = { &a.napi.w }, .n = 1 };
-    raise_at(th, &r, 100 * SIM_US);
-    sim_run_until(th->sim, 5 * SIM_MS);
+    BurstRun b;
+    burst_run(&b, false);
+    TestHost *th = b.th;
+    Log *log = b.log;
     g_assert_cmpint(log->n, ==, 1000);
     g_assert_cmpint(count_inline(log), ==, 1000);
     g_assert_cmpint(log->at[639], ==, 100300 + 639 * 1000);
@@ -450,20 +469,10 @@ static void test_tick_runs_pending_inline(void)
  * the first acting at 3014.6 us (its __do_softirq entry is charged with it). */
 static void test_defer_to_runnable_ksoftirqd(void)
 {
-    TestHost *th = test_host_new(1, 1000);
-    th->conf.sched.policy = SCHED_EEVDF;
-    th->conf.sched.base_slice_ns = 3 * SIM_MS;
-    th->stack.softirq_defer_to_ksoftirqd = true;
-    test_host_build(th);
-    Spinner s = { 0 };
-    task_init(&s.t, &th->host, "s", spinner_step, &s, NULL);
-    task_start(&s.t);
-    Log *log = g_new0(Log, 1);
-    LoggedNapi a;
-    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
-    Raise r = { .w = { &a.napi.w }, .n = 1 };
-    raise_at(th, &r, 100 * SIM_US);
-    sim_run_until(th->sim, 5 * SIM_MS);
+    BurstRun b;
+    burst_run(&b, true);
+    TestHost *th = b.th;
+    Log *log = b.log;
     g_assert_cmpint(log->n, ==, 1000);
     g_assert_cmpint(count_inline(log), ==, 640);
     g_assert_false(log->in_ksoftirqd[639]);
