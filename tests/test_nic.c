@@ -155,6 +155,19 @@ static void test_no_link(void)
     fix_free(&f);
 }
 
+/* The set-up of the two tests below: a (1 CPU) sends one 45-frame TSO skb at t = 0 to b (2 CPUs,
+ * its NIC interrupt on CPU 1 with 100 us of coalescing). */
+static void burst_to_cpu1(NetFix *f)
+{
+    fix_init(f, 1);
+    f->conf[1].nic.irq_cpu = 1;
+    f->conf[1].nic.irq_coalesce_ns = 100 * SIM_US;
+    fix_cpus(f, 0, 1);
+    fix_cpus(f, 1, 2);
+    fix_link(f, RATE_10G, DELAY, 1000, 0.0);
+    ip_output(&f->host[0], fix_data(f, 0, 1, 0, 65160, 1448, true), NULL);
+}
+
 /* Where the work is charged, with real CPUs. Receiver b: 2 CPUs, IRQ on CPU 1, coalescing
  * 100 us, so the poll finds the whole 45-frame burst (last arrival 65395) at the IRQ, 111231.
  * Default costs: softirq entry 300, per frame rx_frame 150 + gro_frame 60 = 210, completion
@@ -169,13 +182,7 @@ static void test_no_link(void)
 static void test_cpu_charges(void)
 {
     NetFix f;
-    fix_init(&f, 1);
-    f.conf[1].nic.irq_cpu = 1;
-    f.conf[1].nic.irq_coalesce_ns = 100 * SIM_US;
-    fix_cpus(&f, 0, 1);
-    fix_cpus(&f, 1, 2);
-    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
-    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+    burst_to_cpu1(&f);
     sim_run_until(f.sim, SIM_S);
     g_assert_cmpuint(f.sock[1].rx->len, ==, 1);
     const Delivery *d = fix_rx(&f, 1, 0);
@@ -199,13 +206,7 @@ static void test_cpu_charges(void)
 static void test_tx_cleaned_before_rx(void)
 {
     NetFix f;
-    fix_init(&f, 1);
-    f.conf[1].nic.irq_cpu = 1;
-    f.conf[1].nic.irq_coalesce_ns = 100 * SIM_US;
-    fix_cpus(&f, 0, 1);
-    fix_cpus(&f, 1, 2);
-    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
-    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 65160, 1448, true), NULL);
+    burst_to_cpu1(&f);
     sim_run_until(f.sim, 115 * SIM_US);
     ip_output(&f.host[1], fix_ack(&f, 1, 0, 1), NULL);
     sim_run_until(f.sim, 221 * SIM_US);
