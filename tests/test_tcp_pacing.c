@@ -117,17 +117,26 @@ static void test_pacing_off_back_to_back(void)
     th_free(tb);
 }
 
+/* The set-up of the two tests below: a paced flow sends its first 10 of 20 MSS at T0, its owner
+ * takes the socket, and the pacing timer (due at T + 25 us) fires meanwhile; at T + 30 us
+ * nothing more has left. */
+static TcpBench *owned_when_the_timer_fires(Rec *r)
+{
+    TcpBench *tb = bench(true, TCP_INFINITE_SSTHRESH, r);
+    th_write(tb->a, 20 * MSS);
+    g_assert_cmpuint(r->n, ==, 10);
+    tcp_sk(tb->a)->owned = true;
+    th_run_to(tb, T0 + 30000);
+    g_assert_cmpuint(r->n, ==, 10);
+    return tb;
+}
+
 /* The pacing timer firing while the owner holds the socket only sets TCP_TSQ_DEFERRED (the TSQ
  * handler, as tcp_pace_kick -> tcp_tsq_handler); tcp_release_cb then sends the next skb. */
 static void test_pacing_deferred_while_owned(void)
 {
     Rec r;
-    TcpBench *tb = bench(true, TCP_INFINITE_SSTHRESH, &r);
-    th_write(tb->a, 20 * MSS);
-    g_assert_cmpuint(r.n, ==, 10);
-    tcp_sk(tb->a)->owned = true;
-    th_run_to(tb, T0 + 30000);
-    g_assert_cmpuint(r.n, ==, 10);
+    TcpBench *tb = owned_when_the_timer_fires(&r);
     g_assert_true(tb->a->tsq_flags & TCPF_TSQ_DEFERRED);
     tcp_sk(tb->a)->ops->release_cb(tcp_sk(tb->a), NULL);
     tcp_sk(tb->a)->owned = false;
@@ -147,12 +156,7 @@ static void test_pacing_deferred_while_owned(void)
 static void test_pacing_pure_ack_uses_up_the_credit(void)
 {
     Rec r;
-    TcpBench *tb = bench(true, TCP_INFINITE_SSTHRESH, &r);
-    th_write(tb->a, 20 * MSS);
-    g_assert_cmpuint(r.n, ==, 10);
-    tcp_sk(tb->a)->owned = true;
-    th_run_to(tb, T0 + 30000);
-    g_assert_cmpuint(r.n, ==, 10);
+    TcpBench *tb = owned_when_the_timer_fires(&r);
     tb->a->tcp_mstamp = sim_now(tb->sim);
     tcp_send_ack(tb->a, NULL);
     g_assert_cmpuint(r.n, ==, 11);
