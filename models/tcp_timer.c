@@ -114,8 +114,8 @@ static void tcp_loss_probe_timer(TcpSock *tp, Cpu *cpu)
     const char *peer = tcp_diag_peer_name(tp);
     if (tcp_send_loss_probe(tp, cpu))
         SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "TLP",
-                  "snd_una=%" PRIu64 " snd_nxt=%" PRIu64 " packets_out=%u cwnd=%u peer=%s", una, nxt,
-                  packets_out, cwnd, peer);
+                  "snd_una=%" PRIu64 " snd_nxt=%" PRIu64 " packets_out=%u cwnd=%u srtt_us=%u peer=%s",
+                  una, nxt, packets_out, cwnd, tp->srtt_us >> 3, peer);
     else
         SIM_LOG(tcp_host(tp), LOG_TIMER, cpu, "tlp_no_probe", "sk=%u tlp_high_seq=%" PRIu64,
                 tp->sk.port, tp->tlp_high_seq);
