@@ -145,9 +145,28 @@ bool tcp_cong_avoid_start(TcpSock *tp, uint32_t *acked)
     return *acked != 0;
 }
 
-/* tcp_is_cwnd_limited: grow only a cwnd that is used (in slow start: up to 2x what was out). */
+/* <= 3.15 tcp_is_cwnd_limited(sk, in_flight) (as in 3.4's tcp_cong.c; "the inverse of the cwnd
+ * check in tcp_tso_should_defer"): cwnd was full when the ACK came, or a TSO sender may be
+ * holding back a skb because what is left of cwnd is under a third of it (tcp_tso_win_divisor)
+ * and under a 64 KB skb, or what is left is at most tcp_max_burst (tp->reordering). */
+static bool tcp_is_cwnd_limited_in_flight(const TcpSock *tp)
+{
+    uint32_t in_flight = tp->prior_in_flight;
+    if (in_flight >= tp->snd_cwnd)
+        return true;
+    uint32_t left = tp->snd_cwnd - in_flight;
+    if (tp->gso_ok && (uint64_t)left * TCP_TSO_WIN_DIVISOR < tp->snd_cwnd &&
+        (uint64_t)left * tp->mss_cache < TCP_GSO_MAX_SIZE)
+        return true;
+    return left <= tp->reordering;
+}
+
+/* tcp_is_cwnd_limited: grow only a cwnd that is used. 3.16+: the last sends found it full (or a
+ * TSO skb waited for it); in slow start, up to 2x what was out. */
 bool tcp_is_cwnd_limited(const TcpSock *tp)
 {
+    if (tcp_conf(tp)->cwnd_limited == TCP_CWND_LIMITED_IN_FLIGHT)
+        return tcp_is_cwnd_limited_in_flight(tp);
     if (tp->is_cwnd_limited)
         return true;
     if (tcp_in_slow_start(tp))

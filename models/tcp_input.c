@@ -436,6 +436,7 @@ int tcp_ack(TcpSock *tp, const Skb *skb, int flag, Cpu *cpu)
     if (ack > tp->snd_nxt)
         return -1;
     TcpAckState st = { .prior_snd_una = tp->snd_una, .prior_delivered = tp->delivered };
+    tp->prior_in_flight = tcp_packets_in_flight(tp);
     if (ack > st.prior_snd_una) {
         flag |= FLAG_SND_UNA_ADVANCED;
         tp->icsk_retransmits = 0;

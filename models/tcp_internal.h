@@ -37,6 +37,7 @@
 #define TCP_HDR_LEN 20u                /* struct tcphdr */
 #define TCPOLEN_TSTAMP_ALIGNED 12u     /* timestamps option as Linux aligns it */
 #define TCP_GSO_MAX_SIZE 65536u        /* H.D.2 / E.2: GSO_LEGACY_MAX_SIZE */
+#define TCP_TSO_WIN_DIVISOR 3u         /* net.ipv4.tcp_tso_win_divisor */
 #define TCP_MIN_TSO_SEGS 2u            /* T.0.1 sysctl tcp_min_tso_segs */
 #define TCP_TSO_RTT_LOG 9u             /* T.0.1: tcp_tso_rtt_log = 2^9 us */
 #define TCP_PACING_SHIFT 10u           /* H.0: sk_pacing_shift, ~1 ms of data */
@@ -152,6 +153,8 @@ struct TcpSock {
     uint32_t max_packets_out;
     uint64_t cwnd_usage_seq;
     bool is_cwnd_limited;
+    uint32_t prior_in_flight;      /* packets in flight when the current ACK came (tcp.cwnd_limited
+                                    * in_flight: <= 3.15 tcp_ack's prior_in_flight) */
     bool cwnd_moderate;            /* this ACK ends in tcp_moderate_cwnd (tcp.moderate_cwnd) */
     uint32_t snd_cwnd_used;        /* most packets out while not cwnd-limited (RFC 2861) */
     uint64_t snd_cwnd_stamp;       /* jiffies when cwnd was last grown, set or validated */

@@ -482,7 +482,6 @@ static void tcp_cwnd_validate(TcpSock *tp, bool is_cwnd_limited)
 
 /* tcp_tso_should_defer ("TSO Nagle", hosts.H.tcp.tso_defer): hold a TSO skb that may go only
  * in part, waiting for the ACK that should open more. Both eras share the window tests. */
-#define TCP_TSO_WIN_DIVISOR 3u /* net.ipv4.tcp_tso_win_divisor */
 
 /* The shared tests: true when the skb should go now. *cong_win, *send_win are what may go. */
 static bool tcp_tso_send_now(const TcpSock *tp, const Skb *skb, uint64_t full_bytes,
@@ -502,10 +501,13 @@ static bool tcp_tso_send_now(const TcpSock *tp, const Skb *skb, uint64_t full_by
     return limit >= chunk / TCP_TSO_WIN_DIVISOR; /* a fair share of the window is open */
 }
 
-/* 2.6.x-3.x: in CA Open only, and for at most two clock ticks (tp->tso_deferred). */
-static bool tcp_tso_should_defer_3x(TcpSock *tp, const Skb *skb)
+/* 2.6.x-3.x: in CA Open only, and for at most two clock ticks (tp->tso_deferred). A skb held
+ * back for want of cwnd (cwnd's room below the peer's window and below the skb) marks the flow
+ * cwnd-limited, as 3.16's e114a710aa50 added to this rule; before it (tcp.cwnd_limited
+ * in_flight) the mark is not read. */
+static bool tcp_tso_should_defer_3x(TcpSock *tp, const Skb *skb, bool *cwnd_limited)
 {
-    uint64_t now = tcp_jiffies(tp), cong_win, send_win;
+    uint64_t now = tcp_jiffies(tp), cong_win = 0, send_win = 0;
     bool send = (skb->flags & TCPHDR_FIN) || tp->ca_state != TCP_CA_Open ||
                 (tp->tso_deferred && now - (tp->tso_deferred - 1) > 1) ||
                 tcp_tso_send_now(tp, skb, TCP_GSO_MAX_SIZE, &cong_win, &send_win);
@@ -515,6 +517,8 @@ static bool tcp_tso_should_defer_3x(TcpSock *tp, const Skb *skb)
     }
     if (!tp->tso_deferred)
         tp->tso_deferred = now + 1;
+    if (cong_win < send_win && cong_win < skb->len)
+        *cwnd_limited = true;
     return true;
 }
 
@@ -550,7 +554,7 @@ static bool tcp_tso_should_defer(TcpSock *tp, const Skb *skb, uint32_t max_segs,
 {
     switch (tcp_conf(tp)->tso_defer) {
     case TCP_TSO_DEFER_3X:
-        return tcp_tso_should_defer_3x(tp, skb);
+        return tcp_tso_should_defer_3x(tp, skb, cwnd_limited);
     case TCP_TSO_DEFER_4X:
         return tcp_tso_should_defer_4x(tp, skb, max_segs, cwnd_limited);
     default:

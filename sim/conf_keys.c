@@ -45,6 +45,7 @@ static const char *const loss_detection_choices[] = {"rack", "fack", NULL};
 static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
                                                   "scaling_ratio", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
+static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
 static const char *const workload_choices[] = {"stream", "rr", NULL};
@@ -52,6 +53,7 @@ static const char *const workload_choices[] = {"stream", "rr", NULL};
 G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
 G_STATIC_ASSERT(TCP_LOSS_RACK == 0 && TCP_LOSS_FACK == 1);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
+G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
@@ -417,6 +419,16 @@ static const ConfKey table[] = {
              "stretch-ACK series); acks = one step per ACK of new data, as <= 3.13 with the "
              "default tcp_abc = 0 (tcp_slow_start +1, tcp_cong_avoid_ai one credit), CUBIC "
              "scaling its cnt by a 1/16 EWMA of packets per ACK (delayed_ack)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.cwnd_limited", tcp.cwnd_limited, "tracked",
+             cwnd_limited_choices, "tcp",
+             "When an ACK may grow cwnd (tcp_is_cwnd_limited): tracked = 3.16+ (e114a710aa50 "
+             "\"tcp: fix cwnd limited checking to improve congestion control\"): the last sends "
+             "found cwnd full, or a TSO skb was deferred for want of cwnd, or in slow start cwnd "
+             "is below twice the most that was out; in_flight = <= 3.15: the packets in flight "
+             "before the ACK reach cwnd, or (with TSO/GSO) what is left is under cwnd / "
+             "tcp_tso_win_divisor (3) and under 64 KB, or at most tcp_max_burst (tp->reordering). "
+             "A flow whose TSO deferral keeps it below cwnd grows under in_flight, and with "
+             "tracked only through the deferral's own mark."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcv_autotune", tcp.rcv_autotune, "legacy",
              rcv_autotune_choices, "tcp",
              "Receive-buffer autotuning (tcp_rcv_space_adjust) and receiver RTT: legacy = <= 6.15 "

@@ -82,6 +82,12 @@ typedef enum {
     TCP_CWND_COUNT_ACKS,     /* <= 3.13 with tcp_abc = 0: one growth step per ACK */
 } TcpCwndCount;
 typedef enum {
+    TCP_CWND_LIMITED_TRACKED,   /* 3.16+ (e114a710aa50): tp->is_cwnd_limited from the last sends,
+                                 * slow start up to 2 x max_packets_out */
+    TCP_CWND_LIMITED_IN_FLIGHT, /* <= 3.15: tcp_is_cwnd_limited(sk, in_flight) per ACK, with the
+                                 * TSO-deferral slack and tcp_max_burst */
+} TcpCwndLimited;
+typedef enum {
     TCP_RCV_AUTOTUNE_LEGACY, /* <= 6.15: rcvwin = 2*copied + 16 MSS, grown; ms TS RTT, 1 ms floor */
     TCP_RCV_AUTOTUNE_6_16,   /* 6.16-6.17 "tcp: receive side improvements": 2*(copied - inq) */
     TCP_RCV_AUTOTUNE_6_18,   /* 6.18 (aa251c84636c, 6.18-rc4): 6.16 plus the slow-start growth */
@@ -152,6 +158,7 @@ typedef struct TcpConf {
     uint32_t max_backlog;      /* hosts.H.tcp.netdev_max_backlog */
     TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */
     TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
+    TcpCwndLimited cwnd_limited; /* hosts.H.tcp.cwnd_limited */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */
     bool window_counts_backlog; /* hosts.H.tcp.window_counts_backlog: tcp_space() minus backlog */

@@ -456,10 +456,46 @@ static void test_think_time_restarts_cwnd(void)
     g_assert_cmpfloat(with, <, without * 0.98);
 }
 
+/* A 2012-era sender (3.x TSO deferral, one cwnd step per ACK, a TSO skb may take the whole cwnd)
+ * into a GRO receiver whose NIC moderates interrupts (50 us at both ends) fills a 10 Gbit/s
+ * link, as single 10G flows did then: loss-free, cwnd grows until the link is the limit. With
+ * GRO and moderation the receiver sends a few stretch ACKs per RTT and the deferral keeps
+ * 2-13 segments of cwnd unused between them; cwnd grows only if that counts as cwnd-limited:
+ * <= 3.15 by the TSO slack of tcp_is_cwnd_limited (tcp.cwnd_limited in_flight), 3.16+ by the
+ * mark the deferral sets (tracked). Without either, cwnd froze at ~100 and the flow ran at
+ * 4.6 Gbit/s. */
+static const char *era_3x_gro =
+    "name: e2e-3x-gro\n"
+    "duration: 1s\n"
+    "warmup: 200ms\n"
+    "hosts:\n"
+    "  a: {cpus: 2, nic: {irq_coalesce: 50us}, tcp: {tso_defer: \"3.x\", cwnd_count: acks,\n"
+    "      tso_half_cwnd: false, cwnd_limited: %s}}\n"
+    "  b: {cpus: 2, nic: {irq_cpu: 1, irq_coalesce: 50us}}\n"
+    "links:\n"
+    "  wire: {a: a, b: b, rate: 10Gbit, delay: 50us, queue: 10000pkt}\n"
+    "workloads:\n"
+    "  bulk: {type: stream, from: a, to: b, flows: 1, to_cpus: [0]}\n";
+
+static void test_era_3x_gro_line_rate(void)
+{
+    const char *rules[] = { "tracked", "in_flight" };
+    double expect = 10e9 * 1448.0 / (1448.0 + WIRE_FRAME_OVERHEAD);
+    for (size_t i = 0; i < G_N_ELEMENTS(rules); i++) {
+        g_autofree char *yaml = g_strdup_printf(era_3x_gro, rules[i]);
+        g_autoptr(RunResult) r = run_text(yaml, NULL);
+        const FlowResult *f = g_ptr_array_index(r->flows, 0);
+        g_test_message("%s: goodput %.4f Gbit/s, cwnd %u", rules[i], f->goodput_bps / 1e9, f->cwnd);
+        g_assert_cmpuint(f->retrans_segs, ==, 0);
+        g_assert_cmpfloat(fabs(f->goodput_bps - expect) / expect, <, 0.02);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/e2e/single-flow-line-rate", test_single_flow_line_rate);
+    g_test_add_func("/e2e/era-3x-gro-line-rate", test_era_3x_gro_line_rate);
     g_test_add_func("/e2e/line-rate-without-timestamps", test_line_rate_without_timestamps);
     g_test_add_func("/e2e/four-flows-fair", test_four_flows_fair);
     g_test_add_func("/e2e/own-nic-never-overruns-link", test_own_nic_never_overruns_link);

@@ -223,6 +223,43 @@ static void test_cwnd_count_slow_start_at_ssthresh(void)
     }
 }
 
+/* hosts.H.tcp.cwnd_limited in_flight (<= 3.15 tcp_is_cwnd_limited(sk, in_flight)): Reno at
+ * cwnd 58 in slow start, one ACK of 2 segments, the tracked mark cleared. With 45 in flight
+ * before the ACK, 13 are left: 13 * 3 < 58 and 13 * 1448 < 64 KB, so a TSO sender may be
+ * holding a skb back for want of cwnd and cwnd grows to 60. With 30 in flight, 28 are left,
+ * more than a third of cwnd and than tcp_max_burst (reordering 3): no growth. With 56 in
+ * flight, 2 left <= tcp_max_burst: growth; without TSO/GSO too. The tracked rule (3.16+) reads
+ * only the mark (and, in slow start, 2 x max_packets_out, here 0): no growth in any case. */
+static uint32_t cwnd_after_ack(TcpCwndLimited rule, uint32_t in_flight, bool gso)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.cc = CC_RENO;
+    tb->conf[0].tcp.cwnd_limited = rule;
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->gso_ok = gso;
+    tp->snd_cwnd = 58;
+    tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
+    tp->is_cwnd_limited = false;
+    tp->max_packets_out = 0;
+    tp->prior_in_flight = in_flight;
+    tp->ca_ops->cong_avoid(tp, 0, 2);
+    uint32_t cwnd = tp->snd_cwnd;
+    th_free(tb);
+    return cwnd;
+}
+
+static void test_cwnd_limited_in_flight(void)
+{
+    g_assert_cmpuint(cwnd_after_ack(TCP_CWND_LIMITED_IN_FLIGHT, 45, true), ==, 60);
+    g_assert_cmpuint(cwnd_after_ack(TCP_CWND_LIMITED_IN_FLIGHT, 45, false), ==, 58);
+    g_assert_cmpuint(cwnd_after_ack(TCP_CWND_LIMITED_IN_FLIGHT, 30, true), ==, 58);
+    g_assert_cmpuint(cwnd_after_ack(TCP_CWND_LIMITED_IN_FLIGHT, 56, false), ==, 60);
+    g_assert_cmpuint(cwnd_after_ack(TCP_CWND_LIMITED_IN_FLIGHT, 58, false), ==, 60);
+    g_assert_cmpuint(cwnd_after_ack(TCP_CWND_LIMITED_TRACKED, 45, true), ==, 58);
+    g_assert_cmpuint(cwnd_after_ack(TCP_CWND_LIMITED_TRACKED, 58, false), ==, 58);
+}
+
 /* CUBIC after a loss at cwnd 100 (cwnd 70, 100 ms RTT), every ACK covering 4 segments, for
  * 3 s, cwnd sampled every 100 ms. Counting segments, cwnd follows the curve (72, 74, ... 100).
  * Counting ACKs, 3.x CUBIC divides cnt by its packets-per-ACK estimate (converging from 2 to 4),
@@ -284,5 +321,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/cwnd-count/reno-avoidance", test_cwnd_count_reno_avoidance);
     g_test_add_func("/tcp/cwnd-count/slow-start-at-ssthresh", test_cwnd_count_slow_start_at_ssthresh);
     g_test_add_func("/tcp/cwnd-count/cubic-ack-ratio", test_cwnd_count_cubic_ack_ratio);
+    g_test_add_func("/tcp/cwnd-limited/in-flight", test_cwnd_limited_in_flight);
     return g_test_run();
 }

@@ -169,6 +169,34 @@ static void test_tso_defer_3x(void)
     th_free(tb);
 }
 
+/* A 3.x deferral for want of cwnd marks the flow cwnd-limited (e114a710aa50, 3.16), so that the
+ * tracked test (tcp.cwnd_limited: tracked) lets the ACKs grow a cwnd the deferral keeps from
+ * filling. cwnd 12 with 10 MSS in flight and a large peer window: 2 MSS of cwnd left, under a
+ * third of cwnd (12 * 1448 / 3 = 5792) and under the 20-MSS tail skb, so it waits, and the flow
+ * is marked. Held by the peer's window instead (defer_bench: cwnd 100), it is not. */
+static void test_tso_defer_3x_marks_cwnd_limited(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.tso_defer = TCP_TSO_DEFER_3X;
+    tb->conf[0].tcp.tso_half_cwnd = false; /* the 3.x cwnd test: the 10 MSS go as one skb */
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 12;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_run_to(tb, SIM_MS);
+    th_write(tb->a, 10 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    tb->a->is_cwnd_limited = false;
+    th_write(tb->a, 20 * 1448);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1); /* deferred */
+    g_assert_true(tb->a->is_cwnd_limited);
+    th_free(tb);
+
+    tb = defer_bench(TCP_TSO_DEFER_3X);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1); /* deferred by the peer's window */
+    g_assert_false(tb->a->is_cwnd_limited);
+    th_free(tb);
+}
+
 /* hosts.H.tcp.tso_half_cwnd. cwnd 20, a 20-MSS write, nothing in flight, a large peer window:
  * since "tcp: limit GSO packets to half cwnd" (2015) tcp_cwnd_test() gives one skb at most
  * cwnd / 2 = 10 segments, so two skbs of 10 leave; 2.6-3.x tcp_cwnd_test() returned
@@ -291,6 +319,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tso/defer-4x", test_tso_defer_4x);
     g_test_add_func("/tcp/tso/defer-4x-ack-due-within-a-ms", test_tso_defer_4x_ack_due_within_a_ms);
     g_test_add_func("/tcp/tso/defer-3x", test_tso_defer_3x);
+    g_test_add_func("/tcp/tso/defer-3x-marks-cwnd-limited", test_tso_defer_3x_marks_cwnd_limited);
     g_test_add_func("/tcp/tso/half-cwnd", test_tso_half_cwnd);
     g_test_add_func("/tcp/tso/initial-window-autosized", test_tso_initial_window_autosized);
     g_test_add_func("/tcp/tso/size-goal-ignores-the-rate", test_tso_size_goal_ignores_the_rate);
