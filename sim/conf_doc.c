@@ -61,7 +61,7 @@ static char *type_text(const ConfKey *k)
     case CONF_T_QUEUE:
         return g_strdup("queue (`pkt` or a size)");
     case CONF_T_RATIO:
-        return g_strdup("ratio (0..1 or %)");
+        return g_strdup("ratio (0..1 like 0.01 or 1e-4, or %)");
     case CONF_T_ENUM: {
         g_autofree char *list = g_strjoinv("`, `", (char **)k->choices);
         return g_strdup_printf("one of `%s`", list);

@@ -76,8 +76,9 @@ static const Kind kinds[] = {
     [UNIT_QUEUE] = {"a queue length", "a queue length like 1000pkt or 256KiB",
                     "pkt, B, KB, MB, GB, TB, KiB, MiB, GiB, TiB", "", true, true, UINT64_MAX,
                     queue_units},
-    [UNIT_RATIO] = {"a ratio", "a ratio like 0.01 or 1%", "a plain number 0..1, or %", "", false,
-                    false, UINT64_MAX, ratio_units},
+    [UNIT_RATIO] = {"a ratio", "a ratio like 0.01, 1e-4 or 1%",
+                    "a plain number 0..1 (1e-4 allowed), or %", "", false, false, UINT64_MAX,
+                    ratio_units},
 };
 
 const char *units_expected(UnitKind kind)
@@ -285,16 +286,54 @@ gboolean units_parse_queue(const char *text, uint64_t *out_count, bool *out_pkts
     return TRUE;
 }
 
+/* A ratio's optional exponent, "e-4" or "E+2" right after the digits (a loss rate is usually
+ * written 1e-4): moves d->unit past it. FALSE with an error when it is out of double's range. */
+#define RATIO_EXP_MAX 300
+
+static bool ratio_exponent(Decimal *d, const char *text, int *exp10, GError **error)
+{
+    const char *p = d->unit;
+    *exp10 = 0;
+    if ((p[0] != 'e' && p[0] != 'E') || p == text || !(g_ascii_isdigit(p[-1]) || p[-1] == '.'))
+        return true; /* no exponent ("1 e-4": a unit after a space is not one) */
+    const char *q = p + 1;
+    bool neg = *q == '-';
+    if (*q == '+' || *q == '-')
+        q++;
+    if (!g_ascii_isdigit(*q))
+        return true; /* "1e": an unknown unit 'e' */
+    int e = 0;
+    for (; g_ascii_isdigit(*q); q++) {
+        if (e > RATIO_EXP_MAX) {
+            unit_error(error, SKSIM_CONF_ERROR_RANGE, "exponent out of range in '%s'", text);
+            return false;
+        }
+        e = e * 10 + (*q - '0');
+    }
+    if (e > RATIO_EXP_MAX) {
+        unit_error(error, SKSIM_CONF_ERROR_RANGE, "exponent out of range in '%s'", text);
+        return false;
+    }
+    while (*q == ' ')
+        q++;
+    d->unit = q;
+    *exp10 = neg ? -e : e;
+    return true;
+}
+
 gboolean units_parse_ratio(const char *text_in, double *out, GError **error)
 {
     g_autofree char *text = g_strstrip(g_strdup(text_in));
     Decimal d;
     const Unit *u = NULL;
+    int exp10 = 0;
     if (!decimal_scan(text, &d)) {
         unit_error(error, SKSIM_CONF_ERROR_TYPE, "expected %s, got '%s'",
                    kinds[UNIT_RATIO].expected, text);
         return FALSE;
     }
+    if (!ratio_exponent(&d, text, &exp10, error))
+        return FALSE;
     if (!check_unit(&kinds[UNIT_RATIO], &d, text, &u, error))
         return FALSE;
     if (d.neg && !decimal_is_zero(&d)) {
@@ -306,6 +345,10 @@ gboolean units_parse_ratio(const char *text_in, double *out, GError **error)
         return FALSE;
     }
     double v = (double)d.ip + (double)d.frac / (double)pow10u(d.frac_digits);
+    for (; exp10 > 0; exp10--)
+        v *= 10.0;
+    for (; exp10 < 0; exp10++)
+        v /= 10.0;
     *out = v / (double)u->factor;
     return TRUE;
 }

@@ -15,7 +15,7 @@
  *             (x1024)
  *   packets   a bare integer, or with pkt / pkts
  *   queue     a size or a packet count (the unit is required)
- *   ratio     a plain number (0.01) or a percentage (1%)      -> double
+ *   ratio     a plain number (0.01, 1e-4) or a percentage (1%) -> double
  */
 #ifndef SKSIM_UNITS_H
 #define SKSIM_UNITS_H

@@ -249,12 +249,26 @@ static void test_ratio(void)
     g_assert_cmpfloat(v, ==, 0.0);
     g_assert_true(units_parse_ratio("2", &v, NULL)); /* > 1 is the binder's range check */
     g_assert_cmpfloat(v, ==, 2.0);
+    /* scientific notation, as a loss rate is usually written (and as expect bounds accept) */
+    g_assert_true(units_parse_ratio("1e-4", &v, NULL));
+    g_assert_cmpfloat_with_epsilon(v, 1e-4, 1e-19);
+    g_assert_true(units_parse_ratio("2.5E-3", &v, NULL));
+    g_assert_cmpfloat_with_epsilon(v, 0.0025, 1e-18);
+    g_assert_true(units_parse_ratio("5e-1%", &v, NULL));
+    g_assert_cmpfloat_with_epsilon(v, 0.005, 1e-17);
+    g_assert_true(units_parse_ratio("1e+0", &v, NULL));
+    g_assert_cmpfloat(v, ==, 1.0);
 
     static const ErrCase bad[] = {
         {"-1%", SKSIM_CONF_ERROR_RANGE, "a ratio cannot be negative, got '-1%'"},
         {"5pc", SKSIM_CONF_ERROR_UNIT,
-         "unknown unit 'pc' for a ratio (use a plain number 0..1, or %)"},
-        {"half", SKSIM_CONF_ERROR_TYPE, "expected a ratio like 0.01 or 1%, got 'half'"},
+         "unknown unit 'pc' for a ratio (use a plain number 0..1 (1e-4 allowed), or %)"},
+        {"half", SKSIM_CONF_ERROR_TYPE, "expected a ratio like 0.01, 1e-4 or 1%, got 'half'"},
+        {"1e", SKSIM_CONF_ERROR_UNIT,
+         "unknown unit 'e' for a ratio (use a plain number 0..1 (1e-4 allowed), or %)"},
+        {"1e-4x", SKSIM_CONF_ERROR_UNIT,
+         "unknown unit 'x' for a ratio (use a plain number 0..1 (1e-4 allowed), or %)"},
+        {"1e-999", SKSIM_CONF_ERROR_RANGE, "exponent out of range in '1e-999'"},
     };
     for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
         g_autoptr(GError) err = NULL;
