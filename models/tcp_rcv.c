@@ -6,12 +6,14 @@
  * adaptation and quick-ACK (T.A.2-A.4), the ACK-now-or-delay decision __tcp_ack_snd_check with
  * the 6.7+ deferral while the owner processes the backlog (T.A.6), receive-side RTT and buffer
  * autotuning (tcp_rcv_space_adjust; <= 6.15 or the 6.16/6.18 rewrite, hosts.H.tcp.rcv_autotune),
- * and tcp_cleanup_rbuf after a read (T.A.7). Why: whether
+ * tcp_cleanup_rbuf after a read (T.A.7), and receive-memory pruning (tcp_try_rmem_schedule,
+ * tcp_prune_queue, tcp_collapse; 3.4). Why: whether
  * and when the receiver ACKs is what the peer's TLP/RTO timers race against (seed 000), and how
  * many ACKs the sender must absorb (seed 004).
  * SACK compression (4.18+) is not modelled: every out-of-order ACK goes at once.
  */
 #include "models/tcp_internal.h"
+#include "models/truesize.h"
 
 /* tcp_win_from_space: the part of `space` bytes of buffer advertised as window, the rest being
  * left for skb overhead - 3/4 until 3.4 (tcp_adv_win_scale 2), 1/2 in 3.5-6.4 (b49960a05e32,
@@ -534,11 +536,176 @@ static void tcp_ofo_insert(TcpSock *tp, Skb *pos, Skb *skb)
     }
 }
 
+/* ---- receive memory: tcp_try_rmem_schedule, tcp_prune_queue (3.4 net/ipv4/tcp_input.c) ----
+ *
+ * The window advertises a share of sk_rcvbuf that assumes little skb overhead (3/4 until 3.4),
+ * but a driver without GRO charges a 2 KB buffer per 1448-byte frame (truesize 2624), so a full
+ * window of such skbs is ~1.35 x sk_rcvbuf. The kernel checks sk_rmem_alloc before it queues
+ * data (out of order, or in order when not copied straight to the reader) and, when it is over
+ * sk_rcvbuf, prunes: tcp_clamp_window, then tcp_collapse copies bloated skbs into compact ones,
+ * and only if that is not enough purges the out-of-order queue; if even that fails the segment
+ * is dropped. Global tcp_mem accounting (sk_rmem_schedule) is not modelled: it always
+ * succeeds. */
+
+/* tcp_collapse's new skb: alloc_skb(SKB_MAX_ORDER(header, 0) + header) is one kmalloc-4096
+ * object, so its data area is SKB_WITH_OVERHEAD(4096) = 4096 - shinfo and its truesize
+ * SKB_TRUESIZE of that: 3776 + 256 + 320 = 4352 bytes (__alloc_skb, 3.4). */
+#define COLLAPSE_SKB_DATA (4096u - TRUESIZE_SHINFO)
+/* header = skb_headroom() of a received segment once TCP has pulled its header: NET_SKB_PAD
+ * (64 on x86_64) + Ethernet 14 + IPv4 20 + TCP with timestamps 32. */
+#define COLLAPSE_HEADROOM 130u
+/* SKB_MAX_ORDER(header, 0): 3646 payload bytes per collapsed skb. */
+#define COLLAPSE_COPY (COLLAPSE_SKB_DATA - COLLAPSE_HEADROOM)
+
+/* tcp_collapse_one: free a collapsed skb; returns the next one. */
+static Skb *tcp_collapse_one(TcpSock *tp, SkbQueue *q, Skb *skb)
+{
+    Skb *next = skb->next;
+    tcp_skb_unlink(q, skb);
+    tp->sk.rmem_alloc -= skb->truesize;
+    skb_free(tcp_host(tp)->pool, skb);
+    tcp_count(tp, CTR_TcpExtTCPRcvCollapsed, 1);
+    return next;
+}
+
+/* Skip the skbs of [head, tail) that are compact, start at or after `start` and touch the next
+ * one: nothing to gain from copying them. Returns the first to collapse (tail: none). */
+static Skb *tcp_collapse_first(TcpSock *tp, SkbQueue *q, Skb *skb, Skb *tail, uint64_t *start)
+{
+    while (skb != tail) {
+        if (*start >= skb->end_seq) { /* no new bits (possible in the ofo queue) */
+            skb = tcp_collapse_one(tp, q, skb);
+            continue;
+        }
+        bool bloated = tcp_win_from_space(tp, skb->truesize) > skb->len;
+        bool gap_or_overlap = skb->next != tail && skb->end_seq != skb->next->seq;
+        if ((skb->flags & (TCPHDR_SYN | TCPHDR_FIN)) || bloated || skb->seq < *start ||
+            gap_or_overlap)
+            break;
+        *start = skb->end_seq;
+        skb = skb->next;
+    }
+    return skb;
+}
+
+/* tcp_collapse: copy the bytes [start, end) held by the skbs from head up to tail (exclusive,
+ * NULL = the queue's end) into page-sized skbs, freeing the originals. The range has no holes. */
+static void tcp_collapse(TcpSock *tp, SkbQueue *q, Skb *head, Skb *tail, uint64_t start,
+                         uint64_t end, Cpu *cpu)
+{
+    Skb *skb = tcp_collapse_first(tp, q, head, tail, &start);
+    if (skb == tail || (skb->flags & (TCPHDR_SYN | TCPHDR_FIN)))
+        return;
+    while (start < end) {
+        uint32_t copy = end - start < COLLAPSE_COPY ? (uint32_t)(end - start) : COLLAPSE_COPY;
+        Skb *nskb = skb_clone(tcp_host(tp)->pool, skb);
+        nskb->seq = start;
+        nskb->end_seq = start + copy;
+        nskb->len = copy;
+        nskb->gso_segs = 1;
+        nskb->truesize = skb_truesize(COLLAPSE_SKB_DATA);
+        tcp_skb_insert_after(q, skb->prev, nskb);
+        tp->sk.rmem_alloc += nskb->truesize;
+        tcp_charge_copy(tp, cpu, copy);
+        start += copy;
+        while (start >= skb->end_seq) { /* every skb the copy has passed is freed */
+            skb = tcp_collapse_one(tp, q, skb);
+            if (!skb || skb == tail || (skb->flags & (TCPHDR_SYN | TCPHDR_FIN)))
+                return;
+        }
+    }
+}
+
+/* tcp_collapse_ofo_queue: collapse each run of touching or overlapping out-of-order skbs. */
+static void tcp_collapse_ofo_queue(TcpSock *tp, Cpu *cpu)
+{
+    Skb *head = tp->ofo_queue.head;
+    if (!head)
+        return;
+    uint64_t start = head->seq, end = head->end_seq;
+    for (Skb *skb = head->next;; skb = skb->next) {
+        if (!skb || skb->seq > end || skb->end_seq < start) {
+            tcp_collapse(tp, &tp->ofo_queue, head, skb, start, end, cpu); /* skb stays */
+            if (!skb)
+                return;
+            head = skb;
+            start = skb->seq;
+            end = skb->end_seq;
+        } else {
+            if (skb->seq < start)
+                start = skb->seq;
+            if (skb->end_seq > end)
+                end = skb->end_seq;
+        }
+    }
+}
+
+/* tcp_prune_ofo_queue (3.4): drop the whole out-of-order queue and the SACK blocks that
+ * reported it; the sender retransmits. (4.10+ drops from the tail only what it must.) */
+static bool tcp_prune_ofo_queue(TcpSock *tp)
+{
+    if (skb_queue_empty(&tp->ofo_queue))
+        return false;
+    tcp_count(tp, CTR_TcpExtOfoPruned, 1);
+    while (tp->ofo_queue.head)
+        tcp_ofo_drop(tp, tp->ofo_queue.head);
+    tp->num_sacks = 0; /* tcp_sack_reset */
+    return true;
+}
+
+/* tcp_clamp_window (3.4): a buffer the application did not lock grows to what is allocated
+ * (within tcp_rmem[2]); if that still is not enough, the window stops growing. */
+static void tcp_clamp_window(TcpSock *tp)
+{
+    tp->ack.quick = 0;
+    const TcpConf *conf = tcp_conf(tp);
+    if (tp->sk.rcvbuf < conf->rcvbuf_max && conf->rcvbuf_autotune) {
+        uint64_t rmem = tp->sk.rmem_alloc;
+        tp->sk.rcvbuf = (uint32_t)(rmem < conf->rcvbuf_max ? rmem : conf->rcvbuf_max);
+    }
+    if (tp->sk.rmem_alloc > tp->sk.rcvbuf) {
+        uint32_t two = 2u * tp->advmss;
+        tp->rcv_ssthresh = tp->window_clamp < two ? tp->window_clamp : two;
+    }
+}
+
+/* tcp_prune_queue: 0 when sk_rmem_alloc is back within sk_rcvbuf, -1 when the segment must be
+ * dropped (RcvPruned). */
+static int tcp_prune_queue(TcpSock *tp, Cpu *cpu)
+{
+    tcp_count(tp, CTR_TcpExtPruneCalled, 1);
+    if (tp->sk.rmem_alloc >= tp->sk.rcvbuf)
+        tcp_clamp_window(tp);
+    tcp_collapse_ofo_queue(tp, cpu);
+    if (tp->rcv_queue.head)
+        tcp_collapse(tp, &tp->rcv_queue, tp->rcv_queue.head, NULL, tp->copied_seq, tp->rcv_nxt,
+                     cpu);
+    if (tp->sk.rmem_alloc <= tp->sk.rcvbuf)
+        return 0;
+    tcp_prune_ofo_queue(tp); /* "Collapsing did not help, destructive actions follow." */
+    if (tp->sk.rmem_alloc <= tp->sk.rcvbuf)
+        return 0;
+    tcp_count(tp, CTR_TcpExtRcvPruned, 1);
+    tp->pred_ok = false;
+    return -1;
+}
+
+/* tcp_try_rmem_schedule: may an skb be queued? Prunes first when the buffer is over. */
+static bool tcp_try_rmem_schedule(TcpSock *tp, Cpu *cpu)
+{
+    return tp->sk.rmem_alloc <= tp->sk.rcvbuf || tcp_prune_queue(tp, cpu) == 0;
+}
+
 /* tcp_data_queue_ofo: insert in sequence order. Data already held is dropped, data overlapping
  * the skb before it is DSACKed (both kept: tcp_ofo_queue trims later), and skbs it covers are
- * replaced. */
+ * replaced. A buffer that pruning cannot bring back within sk_rcvbuf drops the skb (3.4: no
+ * counter, no ACK scheduled). */
 static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
+    if (!tcp_try_rmem_schedule(tp, cpu)) {
+        skb_free(tcp_host(tp)->pool, skb);
+        return;
+    }
     tp->pred_ok = false;
     tp->ack.pending |= ICSK_ACK_SCHED;
     tcp_count(tp, CTR_TcpExtTCPOFOQueue, 1);
@@ -584,9 +751,17 @@ static void tcp_data_queue_old(TcpSock *tp, Skb *skb)
     skb_free(tcp_host(tp)->pool, skb);
 }
 
-/* In-order data: queue, ATO bookkeeping, drain the ofo queue (ICSK_ACK_NOW when it empties). */
+/* In-order data: queue, ATO bookkeeping, drain the ofo queue (ICSK_ACK_NOW when it empties).
+ * The slow path never copies to the reader here, so the buffer is checked first (3.4
+ * tcp_data_queue: eaten < 0; later kernels charge the first skb of an empty receive queue
+ * without a check, sk_forced_mem_schedule), and a segment pruning cannot make room for is
+ * dropped. */
 static void tcp_data_queue_in_order(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
+    if (!tcp_try_rmem_schedule(tp, cpu)) {
+        skb_free(tcp_host(tp)->pool, skb);
+        return;
+    }
     tcp_queue_rcv(tp, skb);
     tcp_event_data_recv(tp, skb);
     if (!skb_queue_empty(&tp->ofo_queue)) {

@@ -44,6 +44,10 @@
     X(TcpExtTCPOFOQueue)                                                                        \
     X(TcpExtTCPZeroWindowDrop)                                                                  \
     X(TcpExtTCPPrequeued)                                                                       \
+    X(TcpExtPruneCalled)                                                                        \
+    X(TcpExtRcvPruned)                                                                          \
+    X(TcpExtOfoPruned)                                                                          \
+    X(TcpExtTCPRcvCollapsed)                                                                    \
     X(IpExtInOctets)                                                                            \
     X(IpExtOutOctets)
 

@@ -1,0 +1,153 @@
+/* test_tcp_prune.c - receive memory: tcp_try_rmem_schedule / tcp_prune_queue (3.4
+ * net/ipv4/tcp_input.c). A receiver without GRO charges every 1448-byte segment a 2624-byte
+ * frame buffer (truesize_rx_frame), so a window of 3/4 of sk_rcvbuf (tcp_adv_win_scale 2) lets
+ * the peer send 1.8 x 3/4 = 1.35 x sk_rcvbuf of truesize. The kernel never lets sk_rmem_alloc
+ * run past sk_rcvbuf by more than the skb it admits: data queued while it is over (in order on
+ * the slow path, or out of order) first prunes - tcp_clamp_window, then tcp_collapse copies the
+ * bloated skbs into page-sized ones (3646 payload bytes in 4352 of truesize), then, only if that
+ * was not enough, the out-of-order queue is purged. The data itself is kept. */
+#include "tcp_harness.h"
+
+#include "models/truesize.h"
+
+#define MSS 1448u
+#define RCVBUF 87380u
+
+/* A sender without TSO (one MSS per skb) and a 3.4 receiver with a 87380-byte buffer. */
+static TcpBench *prune_bench(bool rcvbuf_autotune)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].nic.tso = false;
+    tb->conf[1].tcp.win_scaling = TCP_WIN_ADV_WIN_SCALE_2;
+    tb->conf[1].tcp.rcvbuf = RCVBUF;
+    tb->conf[1].tcp.rcvbuf_autotune = rcvbuf_autotune;
+    tb->conf[1].tcp.rcvbuf_max = 4 * 1024 * 1024;
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 100; /* the receive window, not cwnd, bounds what may go */
+    return tb;
+}
+
+/* One captured segment of a arrives at b as a frame of a driver without GRO. */
+static void deliver_frame(TcpBench *tb, Skb *skb)
+{
+    skb->truesize = truesize_rx_frame(1500);
+    th_deliver_skb(tb, 0, skb);
+}
+
+/* a fills b's first window (65535 -> 45 segments); the first is lost, the other 44 arrive. */
+static Skb *window_with_a_hole(TcpBench *tb)
+{
+    th_write(tb->a, 45 * MSS);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 45);
+    Skb *hole = th_take(tb, 0);
+    Skb *skb;
+    while ((skb = th_take(tb, 0)))
+        deliver_frame(tb, skb);
+    return hole;
+}
+
+/* A locked buffer (SO_RCVBUF): the out-of-order queue is collapsed as it passes sk_rcvbuf, so
+ * sk_rmem_alloc stays within one frame of it (44 x 2624 = 115456 bytes without pruning), and
+ * every byte stays queued: the hole's retransmission delivers the whole window in order. */
+static void test_prune_collapses_ofo(void)
+{
+    TcpBench *tb = prune_bench(false);
+    TcpSock *b = tb->b;
+    uint64_t start = b->rcv_nxt;
+    Skb *hole = window_with_a_hole(tb);
+    g_assert_cmpuint(b->ofo_queue.bytes, ==, 44 * MSS);
+    g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, RCVBUF);
+    g_assert_cmpuint(tcp_sk(b)->rmem_alloc, <=, RCVBUF + truesize_rx_frame(1500));
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtPruneCalled), >=, 1);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPRcvCollapsed), >=, 1);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtOfoPruned), ==, 0);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtRcvPruned), ==, 0);
+    deliver_frame(tb, hole);
+    g_assert_cmpuint(b->rcv_nxt, ==, start + 45 * MSS);
+    g_assert_true(skb_queue_empty(&b->ofo_queue));
+    g_assert_cmpuint(b->rcv_queue.bytes, ==, 45 * MSS);
+    g_assert_cmpuint(th_read(b), ==, 45 * MSS);
+    th_pump(tb);
+    th_free(tb);
+}
+
+/* An unlocked buffer: tcp_clamp_window first raises sk_rcvbuf to what is allocated (the first
+ * prune comes with 34 frames queued, 34 x 2624 = 89216 bytes), then the collapse makes room. */
+static void test_prune_clamp_window_grows_rcvbuf(void)
+{
+    TcpBench *tb = prune_bench(true);
+    TcpSock *b = tb->b;
+    Skb *hole = window_with_a_hole(tb);
+    g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, 34 * truesize_rx_frame(1500));
+    g_assert_cmpuint(b->ofo_queue.bytes, ==, 44 * MSS);
+    g_assert_cmpuint(tcp_sk(b)->rmem_alloc, <=, tcp_sk(b)->rcvbuf);
+    deliver_frame(tb, hole);
+    g_assert_cmpuint(th_read(b), ==, 45 * MSS);
+    th_pump(tb);
+    th_free(tb);
+}
+
+/* Unread in-order data: a reader that does not read lets its window of 45 frames arrive. The
+ * first 44 take the fast path, which queues without a check (the model does not track
+ * sk_forward_alloc, whose credit lets 3.4's fast path queue without tcp_try_rmem_schedule): 44
+ * x 2624 = 115456 bytes. The 45th misses header prediction (its window field changed: the
+ * sender's own buffer grew) and goes through tcp_data_queue, which prunes first: the receive
+ * queue is collapsed (118080 bytes without it) and the reader still gets every byte. */
+static void test_prune_collapses_receive_queue(void)
+{
+    TcpBench *tb = prune_bench(false);
+    TcpSock *b = tb->b;
+    th_write(tb->a, 45 * MSS);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 45);
+    for (int i = 0; i < 44; i++)
+        deliver_frame(tb, th_take(tb, 0));
+    g_assert_cmpuint(tcp_sk(b)->rmem_alloc, ==, 44 * truesize_rx_frame(1500));
+    Skb *last = th_take(tb, 0);
+    last->win += 1u << tb->a->rcv_wscale;
+    deliver_frame(tb, last);
+    g_assert_cmpuint(b->rcv_queue.bytes, ==, 45 * MSS);
+    g_assert_cmpuint(tcp_sk(b)->rmem_alloc, <=, RCVBUF + truesize_rx_frame(1500));
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPRcvCollapsed), >=, 1);
+    g_assert_cmpuint(th_read(b), ==, 45 * MSS);
+    th_pump(tb);
+    th_free(tb);
+}
+
+/* When collapsing cannot bring sk_rmem_alloc under sk_rcvbuf (here the application shrank a
+ * locked buffer to SOCK_MIN_RCVBUF under 10 queued segments), 3.4's tcp_prune_ofo_queue drops
+ * the whole out-of-order queue and forgets its SACK blocks (OfoPruned); the segment that came
+ * then is queued, the one block the receiver reports. */
+static void test_prune_purges_ofo(void)
+{
+    TcpBench *tb = prune_bench(false);
+    TcpSock *b = tb->b;
+    th_write(tb->a, 12 * MSS);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 12);
+    th_drop(tb, 0);
+    for (int i = 0; i < 10; i++)
+        deliver_frame(tb, th_take(tb, 0));
+    g_assert_cmpuint(b->ofo_queue.qlen, ==, 10);
+    tcp_sk(b)->rcvbuf = 4608;
+    Skb *last = th_take(tb, 0);
+    uint64_t seq = last->seq, end_seq = last->end_seq;
+    deliver_frame(tb, last);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtOfoPruned), ==, 1);
+    g_assert_cmpuint(b->ofo_queue.qlen, ==, 1);
+    g_assert_cmpuint(b->ofo_queue.head->seq, ==, seq);
+    g_assert_cmpuint(tcp_sk(b)->rmem_alloc, ==, truesize_rx_frame(1500));
+    g_assert_cmpuint(b->num_sacks, ==, 1);
+    g_assert_cmpuint(b->selective_acks[0].start, ==, seq);
+    g_assert_cmpuint(b->selective_acks[0].end, ==, end_seq);
+    th_pump(tb);
+    th_free(tb);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/prune/collapses-ofo", test_prune_collapses_ofo);
+    g_test_add_func("/tcp/prune/clamp-window-grows-rcvbuf", test_prune_clamp_window_grows_rcvbuf);
+    g_test_add_func("/tcp/prune/collapses-receive-queue", test_prune_collapses_receive_queue);
+    g_test_add_func("/tcp/prune/purges-ofo", test_prune_purges_ofo);
+    return g_test_run();
+}
