@@ -474,8 +474,17 @@ static void tcp_recvmsg_wait(TcpSock *tp, Task *t, TcpCall *c)
     }
 }
 
+/* The end of the call. A reader leaving with segments in its prequeue (<= 4.13) runs them
+ * through TCP first, still owning the socket: its release_sock() is about to drain a backlog
+ * that holds segments which came after them (3.4 tcp_recvmsg: "if (user_recv) { if
+ * (!skb_queue_empty(&tp->ucopy.prequeue)) ... tcp_prequeue_process(sk)" before
+ * tcp_cleanup_rbuf and release_sock). Draining first put them out of order. */
 static bool tcp_recvmsg_end(TcpSock *tp, Task *t, TcpCall *c)
 {
+    if (c->phase == RCV_RELEASE && tp->prequeue.head) {
+        tcp_prequeue_process(tp, t->cpu);
+        return false;
+    }
     if (c->phase == RCV_RELEASE) {
         tcp_cleanup_rbuf(tp, c->done, t->cpu);
         tp->ucopy_task = NULL;

@@ -406,6 +406,62 @@ static void test_recvmsg_measures_after_each_skb(void)
     rcv_bench_free(&rb);
 }
 
+/* A 1448-byte data segment from a, next in sequence at b (seq), as b's softirq would see it. */
+static Skb *rcv_bench_data(RcvBench *rb, uint64_t seq)
+{
+    TcpSock *b = rb->b;
+    Skb *data = skb_alloc(rb->h->pool);
+    data->conn = tcp_sk(b)->conn;
+    data->seq = seq;
+    data->end_seq = seq + 1448;
+    data->len = 1448;
+    data->ack_seq = b->snd_una;
+    data->flags = TCPHDR_ACK;
+    data->win = b->snd_wnd;
+    data->tsval = b->ts_recent;
+    data->gso_segs = 1;
+    data->truesize = 2624;
+    return data;
+}
+
+/* The queues a 2.6-4.13 reader must empty in order (3.4 tcp_recvmsg's comment: packets in
+ * flight, backlog, prequeue, receive queue - each only once the later ones are empty): a read
+ * that ends with segments in its prequeue processes them before its final release_sock()
+ * drains the backlog, which holds segments that came after them. State: S1 unread in the
+ * receive queue, S2 in the prequeue (it came while the reader slept in recvmsg), S3 in the
+ * backlog (it came once the reader owned the socket again). A read of 1448 bytes takes S1;
+ * then S2 and S3 reach the receive queue in order. Draining S3 first made it out of order:
+ * b SACKed it, and a sender that counts such SACKs (FACK) retransmitted S2, which had not been
+ * lost (a DSACK followed). */
+static void test_recvmsg_prequeue_before_release(void)
+{
+    RcvBench rb;
+    rcv_bench_init(&rb, true);
+    rb.th->stack.prequeue_enabled = true;
+    TcpSock *b = rb.b;
+    Sock *sk = tcp_sk(b);
+    uint64_t s1 = b->rcv_nxt;
+    Skb *data = rcv_bench_data(&rb, s1);
+    skb_queue_tail(&b->rcv_queue, data);
+    sk->rmem_alloc += data->truesize;
+    b->rcv_nxt = data->end_seq;
+    data = rcv_bench_data(&rb, s1 + 1448);
+    skb_queue_tail(&b->prequeue, data);
+    b->ucopy_memory += data->truesize;
+    data = rcv_bench_data(&rb, s1 + 2 * 1448);
+    skb_queue_tail(&sk->backlog, data);
+    sk->backlog_len += data->truesize;
+    App r = { .tp = b, .sender = false, .once = true, .len = 1448 };
+    app_start(&r, rb.h, "reader", 0);
+    sim_run_until(rb.th->sim, SIM_MS);
+    g_assert_cmpuint(r.bytes, ==, 1448);
+    g_assert_cmpuint(b->prequeue.qlen, ==, 0);
+    g_assert_cmpuint(rb.h->ctr.v[CTR_TcpExtTCPOFOQueue], ==, 0);
+    g_assert_cmpuint(b->rcv_nxt, ==, s1 + 3 * 1448);
+    g_assert_cmpuint(b->rcv_queue.bytes, ==, 2 * 1448);
+    rcv_bench_free(&rb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -416,5 +472,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-flush", test_recvmsg_cleanup_before_flush);
     g_test_add_func("/tcp/syscalls/recvmsg-measures-after-each-skb",
                     test_recvmsg_measures_after_each_skb);
+    g_test_add_func("/tcp/syscalls/recvmsg-prequeue-before-release",
+                    test_recvmsg_prequeue_before_release);
     return g_test_run();
 }
