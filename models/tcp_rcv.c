@@ -215,7 +215,8 @@ static void tcp_grow_window(TcpSock *tp, const Skb *skb)
 
 static bool tcp_drs_2025(const TcpSock *tp)
 {
-    return tcp_conf(tp)->rcv_autotune != TCP_RCV_AUTOTUNE_LEGACY;
+    TcpRcvAutotune m = tcp_conf(tp)->rcv_autotune;
+    return m == TCP_RCV_AUTOTUNE_6_16 || m == TCP_RCV_AUTOTUNE_6_18;
 }
 
 /* tcp_rcv_rtt_update as of 6.16 (b879dcb1aeec "always seek for minimal rtt", a00f135cd986
@@ -325,6 +326,33 @@ static void tcp_rcv_space_adjust_legacy(TcpSock *tp)
     tp->rcvq_space.space = (uint32_t)copied;
 }
 
+/* 2.6.x-3.12 (hosts.H.tcp.rcv_autotune 3.x; 3.4 tcp_rcv_space_adjust, replaced in 3.13 by
+ * "tcp: rcvbuf autotuning improvements"): space becomes max(space, 2 x what the reader took in
+ * the last RTT); when it grew, the buffer is sized for space/advmss segments of
+ * SKB_TRUESIZE(advmss + MAX_TCP_HEADER) each, raised by 128 until its advertised share holds an
+ * MSS, and window_clamp follows space. 3.13+ grows only once the reader takes more than space
+ * itself in an RTT, so a flow held to the first window (~64 KB) by it never opens it. */
+static void tcp_rcv_space_adjust_3x(TcpSock *tp)
+{
+    uint64_t space = 2u * (tp->copied_seq - tp->rcvq_space.seq);
+    if (space <= tp->rcvq_space.space)
+        return;
+    tp->rcvq_space.space = space > UINT32_MAX ? UINT32_MAX : (uint32_t)space;
+    if (!tcp_conf(tp)->rcvbuf_autotune)
+        return;
+    uint64_t segs = space / tp->advmss ? space / tp->advmss : 1u;
+    uint64_t rcvmem = skb_truesize(tp->advmss + MAX_TCP_HEADER);
+    while (tcp_win_from_space(tp, rcvmem) < tp->advmss)
+        rcvmem += 128u;
+    uint64_t rcvbuf = segs * rcvmem;
+    if (rcvbuf > tcp_conf(tp)->rcvbuf_max)
+        rcvbuf = tcp_conf(tp)->rcvbuf_max;
+    if (rcvbuf > tp->sk.rcvbuf) {
+        tp->sk.rcvbuf = (uint32_t)rcvbuf;
+        tp->window_clamp = tp->rcvq_space.space;
+    }
+}
+
 /* tcp_rcv_space_adjust: after every skb a read copies (and every direct copy), acting once per
  * receiver RTT. 6.16+ (ea33537d8292 "add receive queue awareness"): bytes still unread are
  * taken off what was copied, so a reader that falls behind never grows its buffer. The clock is
@@ -340,6 +368,8 @@ void tcp_rcv_space_adjust(TcpSock *tp)
                          (int64_t)(tp->rcv_nxt - tp->copied_seq);
         if (copied > (int64_t)tp->rcvq_space.space)
             tcp_rcvbuf_grow(tp, (uint32_t)copied);
+    } else if (tcp_conf(tp)->rcv_autotune == TCP_RCV_AUTOTUNE_3X) {
+        tcp_rcv_space_adjust_3x(tp);
     } else {
         tcp_rcv_space_adjust_legacy(tp);
     }

@@ -46,7 +46,7 @@ static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_sc
                                                   "scaling_ratio", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
 static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL};
-static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", NULL};
+static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
 static const char *const workload_choices[] = {"stream", "rr", NULL};
 
@@ -55,6 +55,7 @@ G_STATIC_ASSERT(TCP_LOSS_RACK == 0 && TCP_LOSS_FACK == 1);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
 G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
+G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
                 PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
@@ -437,7 +438,12 @@ static const ConfKey table[] = {
              "timestamps the only ones); 6.16 = the 'tcp: receive side improvements' series "
              "(copied minus the unread bytes, rcvwin = 2*that, zero TS samples dropped, the "
              "minimum latched for TS samples too, out-of-order span provisioned); 6.18 = 6.16 plus "
-             "the slow-start growth again (aa251c84636c, 6.18-rc4)."),
+             "the slow-start growth again (aa251c84636c, 6.18-rc4); 3.x = 2.6.x-3.12 (3.4's "
+             "tcp_rcv_space_adjust, before 3.13's 'tcp: rcvbuf autotuning improvements'): "
+             "space = max(space, 2*copied), and when it grows sk_rcvbuf = space/advmss x "
+             "SKB_TRUESIZE(advmss + MAX_TCP_HEADER) and window_clamp = space, so the buffer grows "
+             "from the first RTT in which the reader takes more than half the first window; RTT as "
+             "legacy."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcvq_space_init", tcp.rcvq_space_init, "init_cwnd",
              rcvq_space_init_choices, "tcp",
              "What a connection's first autotuning measurement must beat (rcvq_space.space, set by "

@@ -91,6 +91,7 @@ typedef enum {
     TCP_RCV_AUTOTUNE_LEGACY, /* <= 6.15: rcvwin = 2*copied + 16 MSS, grown; ms TS RTT, 1 ms floor */
     TCP_RCV_AUTOTUNE_6_16,   /* 6.16-6.17 "tcp: receive side improvements": 2*(copied - inq) */
     TCP_RCV_AUTOTUNE_6_18,   /* 6.18 (aa251c84636c, 6.18-rc4): 6.16 plus the slow-start growth */
+    TCP_RCV_AUTOTUNE_3X,     /* 2.6.x-3.12: space = max(space, 2*copied), buffer per MSS truesize */
 } TcpRcvAutotune;
 typedef enum {
     TCP_RCVQ_SPACE_INIT_CWND, /* 4.20+ (041a14d26715; min3 after the clamp since 5.11) */

@@ -16,11 +16,12 @@
  *   grow   = 139200 x (57920 - 14600) / 14600 = 413023 (integer: 6030144000 / 14600)
  *   rcvwin += 2 x grow -> 965246; rcvbuf = 2 x rcvwin (adv_win_scale 1) = 1930492 < 6 MiB
  *   window_clamp = win_from_space(1930492) = 965246; space = 57920. */
-static void rcvbuf_autotune(TcpRcvqSpaceInit init, uint32_t space0, uint32_t rcvbuf,
-                            uint32_t clamp, uint32_t space1)
+static void rcvbuf_autotune(TcpRcvqSpaceInit init, TcpRcvAutotune mode, uint32_t space0,
+                            uint32_t rcvbuf, uint32_t clamp, uint32_t space1)
 {
     TcpBench *tb = th_new();
     tb->conf[1].tcp.rcvq_space_init = init;
+    tb->conf[1].tcp.rcv_autotune = mode;
     th_connect(tb, 1500);
     TcpSock *b = tb->b;
     g_assert_cmpuint(b->rcvq_space.space, ==, space0);
@@ -52,8 +53,23 @@ static void rcvbuf_autotune(TcpRcvqSpaceInit init, uint32_t space0, uint32_t rcv
 
 static void test_rcvbuf_autotune(void)
 {
-    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, 65535, 131072, 65536, 65535);
-    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, 14600, 1930492, 965246, 57920);
+    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_LEGACY, 65535, 131072, 65536, 65535);
+    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, TCP_RCV_AUTOTUNE_LEGACY, 14600, 1930492, 965246,
+                    57920);
+}
+
+/* 2.6.x-3.12 (hosts.H.tcp.rcv_autotune 3.x; 3.4 tcp_rcv_space_adjust): the reader's 57920
+ * bytes in an RTT are doubled and compared with space (the first window, 65535):
+ *   space = max(65535, 2 x 57920) = 115840 -> it grew: window_clamp = 115840 and
+ *   rcvbuf = 115840 / advmss 1460 = 79 segments x rcvmem, where rcvmem =
+ *   SKB_TRUESIZE(1460 + MAX_TCP_HEADER 320) = 2356 is raised by 128 until its advertised share
+ *   covers an MSS (adv_win_scale 1: 1178, 1242, 1306, 1370, 1434, then 1498 at 2996):
+ *   79 x 2996 = 236684.
+ * 3.13+ compares the 57920 bytes themselves with 65535 and grows nothing (the legacy row above),
+ * so a flow that a 64 KB window holds back never opens it. */
+static void test_rcvbuf_autotune_3x(void)
+{
+    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_3X, 65535, 236684, 115840, 115840);
 }
 
 /* Autotuning off (hosts.H.tcp.rcvbuf_autotune: false, a locked SO_RCVBUF): nothing grows. */
@@ -306,6 +322,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/rcvbuf/autotune", test_rcvbuf_autotune);
+    g_test_add_func("/tcp/rcvbuf/autotune-3.x", test_rcvbuf_autotune_3x);
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
     g_test_add_func("/tcp/rcvbuf/sndbuf-lock", test_sndbuf_lock);
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
