@@ -8,7 +8,9 @@
  * as fast as Reno; growth is at most 1.5x per RTT (cnt >= 2) and, before any loss, at least
  * 5% per RTT (cnt <= 20). cnt is recomputed at most once per jiffy. HyStart (ACK train within
  * 2 ms spreading beyond half the min RTT, or a round's min RTT above delay_min + clamp(delay_min
- * / 8, 4 ms, 16 ms) after 8 samples) ends slow start from cwnd >= 16.
+ * / 8, 4 ms, 16 ms) after 8 samples) ends slow start from cwnd >= 16. That is the 5.8+ HyStart;
+ * hosts.H.tcp.hystart picks 2.6.29-3.x's (1/8-ms delays, the train in jiffies: at a LAN RTT
+ * slow start ends at cwnd 16) or none.
  *
  * With hosts.H.tcp.cwnd_count = acks (CUBIC 2.3 of 3.x kernels, tcp_abc = 0) every ACK is one
  * step whatever it covers, and CUBIC compensates for delayed ACKs instead: pkts_acked keeps
@@ -93,10 +95,16 @@ static void bictcp_reset(CubicState *ca)
     ca->found = false;
 }
 
+/* The clock HyStart's ACK train runs on: microseconds, or jiffies in 2.6.29-3.x. */
+static uint64_t hystart_now(const TcpSock *tp)
+{
+    return tcp_conf(tp)->hystart == TCP_HYSTART_3X ? tcp_jiffies(tp) : cubic_now_us(tp);
+}
+
 static void bictcp_hystart_reset(TcpSock *tp)
 {
     CubicState *ca = cubic(tp);
-    ca->round_start = ca->last_ack = cubic_now_us(tp);
+    ca->round_start = ca->last_ack = hystart_now(tp);
     ca->end_seq = tp->snd_nxt;
     ca->curr_rtt = UINT32_MAX;
     ca->sample_cnt = 0;
@@ -263,12 +271,57 @@ static void hystart_found(TcpSock *tp, CubicState *ca)
     tp->snd_ssthresh = tp->snd_cwnd;
 }
 
+/* 2.6.29-3.x (3.4 tcp_cubic.c hystart_update, bictcp_acked): delays in 1/8 ms
+ * ((rtt_us << 3) / 1000, at least 1), so a LAN RTT is 1 and delay_min >> 4 is 0; the ACK train
+ * is measured in jiffies (ACKs at most 2 jiffies apart) and must span delay_min >> 4 of them -
+ * at once, at a LAN RTT; the delay threshold is clamp(delay_min >> 4, 2 ms, 16 ms). Both
+ * detectors are checked on every ACK of the round (not only once the train has ended). */
+#define HYSTART_3X_DELAY_MIN (2u << 3) /* 2 ms in 1/8 ms */
+#define HYSTART_3X_DELAY_MAX (16u << 3)
+#define HYSTART_3X_ACK_DELTA 2u        /* msecs_to_jiffies(2) at HZ 1000 */
+
+static uint32_t hystart_3x_delay(uint32_t us)
+{
+    uint32_t d = (uint32_t)(((uint64_t)us << 3) / 1000u);
+    return d ? d : 1u;
+}
+
+static void hystart_update_3x(TcpSock *tp, CubicState *ca, uint32_t delay_us)
+{
+    uint32_t delay = hystart_3x_delay(delay_us);
+    uint32_t delay_min = hystart_3x_delay(ca->delay_min); /* floor keeps the minimum's order */
+    uint64_t now = tcp_jiffies(tp);
+    uint64_t delta_j = (uint64_t)HYSTART_3X_ACK_DELTA * tp->hz / 1000u;
+    if (now - ca->last_ack <= (delta_j ? delta_j : 1u)) {
+        ca->last_ack = now;
+        if (now - ca->round_start >= (delay_min >> 4)) {
+            hystart_found(tp, ca);
+            return;
+        }
+    }
+    if (ca->sample_cnt < HYSTART_MIN_SAMPLES) {
+        if (ca->curr_rtt > delay)
+            ca->curr_rtt = delay;
+        ca->sample_cnt++;
+        return;
+    }
+    uint32_t thresh = delay_min >> 4;
+    thresh = thresh < HYSTART_3X_DELAY_MIN ? HYSTART_3X_DELAY_MIN
+           : thresh > HYSTART_3X_DELAY_MAX ? HYSTART_3X_DELAY_MAX : thresh;
+    if (ca->curr_rtt > delay_min + thresh)
+        hystart_found(tp, ca);
+}
+
 static void hystart_update(TcpSock *tp, CubicState *ca, uint32_t delay)
 {
     if (tp->snd_una > ca->end_seq)
         bictcp_hystart_reset(tp);
-    if (tp->snd_cwnd < HYSTART_LOW_WINDOW)
+    if (tp->snd_cwnd < HYSTART_LOW_WINDOW || tcp_conf(tp)->hystart == TCP_HYSTART_OFF)
         return;
+    if (tcp_conf(tp)->hystart == TCP_HYSTART_3X) {
+        hystart_update_3x(tp, ca, delay);
+        return;
+    }
     uint64_t now = cubic_now_us(tp);
     if (now - ca->last_ack <= HYSTART_ACK_DELTA_US) { /* ACK train */
         ca->last_ack = now;

@@ -41,6 +41,7 @@ static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
 static const char *const tso_defer_choices[] = {"off", "3.x", "4.x", NULL};
+static const char *const hystart_choices[] = {"on", "3.x", "off", NULL};
 static const char *const loss_detection_choices[] = {"rack", "fack", NULL};
 static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
                                                   "scaling_ratio", NULL};
@@ -56,6 +57,7 @@ G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
 G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
+G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
                 PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
@@ -398,6 +400,17 @@ static const ConfKey table[] = {
          "NAPI poll weight (NAPI_POLL_WEIGHT, net.core.dev_weight): 64 packets per poll."),
     HOST("tcp", "tcp.netdev_max_backlog", CONF_T_PKTS, tcp.max_backlog, "1000", "1", "1000000",
          "net.core.netdev_max_backlog: per-CPU input queue (loopback, RPS) in packets."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.hystart", tcp.hystart, "on", hystart_choices, "tcp",
+             "CUBIC's HyStart (slow start ends on an ACK train spanning half the min RTT, or on a "
+             "round's RTT rising past a threshold). on = 5.8+ tcp_cubic.c (delays in us, an "
+             "ack-delay allowance, threshold clamp(delay_min / 8, 4 ms, 16 ms)); 3.x = 2.6.29-3.x "
+             "(3.4 hystart_update/bictcp_acked: delays in 1/8 ms and at least 1, the train in "
+             "jiffies against delay_min >> 4, threshold clamp(delay_min / 16, 2 ms, 16 ms)), which "
+             "at a LAN RTT ends slow start on the first ACK at cwnd 16; off = no HyStart "
+             "(tcp_cubic hystart=0, and 3.4 on hosts whose 32-bit tcp_time_stamp has its high bit "
+             "set, 24.8 days of every 49.7 after boot, where bictcp_acked took every sample for "
+             "one just after a reduction: 'tcp_cubic: fix bug in bictcp_acked()', 3.11). Reno "
+             "ignores it."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.tso_defer", tcp.tso_defer, "4.x", tso_defer_choices,
              "tcp",
              "tcp_tso_should_defer() (\"TSO Nagle\", tcp_tso_win_divisor 3): a TSO skb the cwnd or "

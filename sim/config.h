@@ -88,6 +88,11 @@ typedef enum {
                                  * TSO-deferral slack and tcp_max_burst */
 } TcpCwndLimited;
 typedef enum {
+    TCP_HYSTART_DEFAULT, /* 5.8+ tcp_cubic.c: usec delays, ack-delay allowance, 4-16 ms threshold */
+    TCP_HYSTART_3X,      /* 2.6.29-3.x: 1/8-ms delays, the ACK train in jiffies, 2-16 ms */
+    TCP_HYSTART_OFF,     /* no HyStart (hystart=0; 3.4 with tcp_time_stamp's high bit set) */
+} TcpHystart;
+typedef enum {
     TCP_RCV_AUTOTUNE_LEGACY, /* <= 6.15: rcvwin = 2*copied + 16 MSS, grown; ms TS RTT, 1 ms floor */
     TCP_RCV_AUTOTUNE_6_16,   /* 6.16-6.17 "tcp: receive side improvements": 2*(copied - inq) */
     TCP_RCV_AUTOTUNE_6_18,   /* 6.18 (aa251c84636c, 6.18-rc4): 6.16 plus the slow-start growth */
@@ -152,6 +157,7 @@ typedef struct TcpConf {
                                 * flows too (before 2018's c73e5807e4f6, and 6.16+) */
     bool pacing;               /* hosts.H.tcp.pacing: TCP internal pacing (EDT, 4.20+) */
     TcpTsoDefer tso_defer;     /* hosts.H.tcp.tso_defer: tcp_tso_should_defer() */
+    TcpHystart hystart;        /* hosts.H.tcp.hystart: CUBIC's HyStart of the era, or none */
     uint32_t netdev_budget;    /* hosts.H.tcp.netdev_budget (net.core.netdev_budget) */
     sim_time_t netdev_budget_ns; /* hosts.H.tcp.netdev_budget_usecs; 0 = 2 jiffies of the
                                   * host's HZ, the kernel's default */

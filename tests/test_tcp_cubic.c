@@ -132,10 +132,11 @@ static void test_hystart_delay(void)
 }
 
 /* An ACK train from the start of round 2, one ACK per ms: the ms whose ACK ends slow start. */
-static int ack_train_end_ms(bool paced)
+static int ack_train_end_ms_in(bool paced, TcpHystart hystart)
 {
     TcpBench *tb = th_new();
     tb->conf[0].tcp.pacing = paced;
+    tb->conf[0].tcp.hystart = hystart;
     TcpSock *tp = hystart_sock(tb);
     tp->ca_ops->pkts_acked(tp, 1, 10000); /* round 2 starts at t = 0 */
     int end = 0;
@@ -147,6 +148,11 @@ static int ack_train_end_ms(bool paced)
     }
     th_free(tb);
     return end;
+}
+
+static int ack_train_end_ms(bool paced)
+{
+    return ack_train_end_ms_in(paced, TCP_HYSTART_DEFAULT);
 }
 
 static void test_hystart_ack_train(void)
@@ -308,6 +314,52 @@ static void test_hystart_ack_train_paced(void)
     g_assert_cmpint(ack_train_end_ms(true), ==, 11);
 }
 
+/* 2.6.29-3.x HyStart (hosts.H.tcp.hystart 3.x; 3.4 tcp_cubic.c bictcp_acked/hystart_update):
+ * delays in 1/8 ms, (rtt_us << 3) / 1000 and at least 1, the ACK train measured in jiffies
+ * against delay_min >> 4, and the delay threshold clamp(delay_min >> 4, 2 ms, 16 ms).
+ *  - 10 ms base RTT (delay_min 80): the train ends slow start once it spans 80 >> 4 = 5 jiffies,
+ *    at +5 ms (the later usec rule waits for more than 5 ms: +6); a round of 13 ms samples (104)
+ *    is above 80 + clamp(5, 16, 128) = 96 and ends it too (the later rule needs > 14 ms).
+ *  - A LAN RTT (40 us: 320 / 1000 = 0 -> 1): delay_min >> 4 = 0 jiffies, so the first ACK within
+ *    2 jiffies of the round's start ends slow start as soon as cwnd >= 16. */
+static void test_hystart_3x(void)
+{
+    g_assert_cmpint(ack_train_end_ms_in(false, TCP_HYSTART_3X), ==, 5);
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.hystart = TCP_HYSTART_3X;
+    TcpSock *tp = hystart_sock(tb);
+    for (int i = 0; i < 9; i++)
+        tp->ca_ops->pkts_acked(tp, 1, 13000);
+    g_assert_cmpuint(tp->snd_ssthresh, ==, 20);
+    th_free(tb);
+    tb = th_new();
+    tb->conf[0].tcp.hystart = TCP_HYSTART_3X;
+    th_connect(tb, 1500);
+    tp = tb->a;
+    tp->snd_cwnd = 20;
+    tp->ca_ops->pkts_acked(tp, 1, 40);
+    g_assert_cmpuint(tp->snd_ssthresh, ==, 20);
+    th_free(tb);
+    /* the later rule: 40 us of train is not more than half of 40 us; no delay samples yet */
+    tb = th_new();
+    th_connect(tb, 1500);
+    tp = tb->a;
+    tp->snd_cwnd = 20;
+    tp->ca_ops->pkts_acked(tp, 1, 40);
+    g_assert_cmpuint(tp->snd_ssthresh, ==, TCP_INFINITE_SSTHRESH);
+    th_free(tb);
+}
+
+/* hystart off (the tcp_cubic module's hystart=0; also 3.4 whenever the 32-bit tcp_time_stamp
+ * has its high bit set, 24.8 days of every 49.7 after boot, which bictcp_acked's
+ * "(s32)(tcp_time_stamp - ca->epoch_start) < HZ" with epoch_start 0 read as "just after a
+ * reduction": fixed in 3.11 by "tcp_cubic: fix bug in bictcp_acked()"): slow start ends only
+ * with a loss. */
+static void test_hystart_off(void)
+{
+    g_assert_cmpint(ack_train_end_ms_in(false, TCP_HYSTART_OFF), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -316,6 +368,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/cubic/hystart-delay", test_hystart_delay);
     g_test_add_func("/tcp/cubic/hystart-ack-train", test_hystart_ack_train);
     g_test_add_func("/tcp/cubic/hystart-ack-train-paced", test_hystart_ack_train_paced);
+    g_test_add_func("/tcp/cubic/hystart-3.x", test_hystart_3x);
+    g_test_add_func("/tcp/cubic/hystart-off", test_hystart_off);
     g_test_add_func("/tcp/reno/basics", test_reno);
     g_test_add_func("/tcp/cwnd-count/slow-start", test_cwnd_count_slow_start);
     g_test_add_func("/tcp/cwnd-count/reno-avoidance", test_cwnd_count_reno_avoidance);
