@@ -145,7 +145,7 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
     tp->mss_pmtu = tp->mss_cache = tp->advmss - (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
     tp->gso_ok = gso;
     tp->snd_una = tp->snd_nxt = tp->write_seq = tp->pushed_seq = tp->snd_sml = isn + 1;
-    tp->snd_cwnd = TCP_INIT_CWND;
+    tp->snd_cwnd = tcp_era_init_cwnd(tp); /* tcp_init_metrics: tcp_init_cwnd() */
     tp->snd_ssthresh = TCP_INFINITE_SSTHRESH;
     tp->snd_cwnd_clamp = UINT32_MAX;
     tp->reordering = TCP_FASTRETRANS_THRESH;
@@ -210,6 +210,10 @@ void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu)
     b->snd_wnd = b->max_window = a->rcv_wnd;
     tcp_sync_mss(a); /* tcp_finish_connect / tcp_init_transfer: against the handshake's window */
     tcp_sync_mss(b);
+    /* tcp_init_metrics (<= 3.x; tcp_init_transfer later) sets the initial window after that
+     * sync, so an MSS-dependent one (tcp.init_cwnd rfc3390) sees the synced MSS */
+    a->snd_cwnd = tcp_era_init_cwnd(a);
+    b->snd_cwnd = tcp_era_init_cwnd(b);
     a->snd_wl1 = a->rcv_nxt;
     b->snd_wl1 = b->rcv_nxt;
 }

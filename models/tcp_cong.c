@@ -176,10 +176,11 @@ bool tcp_is_cwnd_limited(const TcpSock *tp)
 
 /* ---- cwnd validation (RFC 2861, hosts.H.tcp.slow_start_after_idle) ---- */
 
-/* tcp_init_cwnd: the initial window (no route initcwnd metric), within the clamp. */
+/* tcp_init_cwnd: the initial window of the era (no route initcwnd metric), within the clamp. */
 static uint32_t tcp_init_cwnd(const TcpSock *tp)
 {
-    return TCP_INIT_CWND < tp->snd_cwnd_clamp ? TCP_INIT_CWND : tp->snd_cwnd_clamp;
+    uint32_t iw = tcp_era_init_cwnd(tp);
+    return iw < tp->snd_cwnd_clamp ? iw : tp->snd_cwnd_clamp;
 }
 
 /* tcp_cwnd_restart: after `idle` jiffies with nothing in flight, one halving per RTO of idle

@@ -253,6 +253,16 @@ static inline const TcpConf *tcp_conf(const TcpSock *tp)
 {
     return &tp->sk.host->conf->tcp;
 }
+/* The initial window of the kernel's era (hosts.H.tcp.init_cwnd), before the clamp: 10 since
+ * 2.6.39 (442b9635c569); before, tcp_init_cwnd() took RFC 3390's by the current MSS. */
+static inline uint32_t tcp_era_init_cwnd(const TcpSock *tp)
+{
+    if (tcp_conf(tp)->init_cwnd == TCP_INIT_CWND_IW10)
+        return TCP_INIT_CWND;
+    if (tp->mss_cache > 1460)
+        return 2;
+    return tp->mss_cache > 1095 ? 3 : 4;
+}
 static inline const StackConf *tcp_stack(const TcpSock *tp)
 {
     return tp->sk.host->stack;

@@ -47,6 +47,7 @@ static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_sc
                                                   "scaling_ratio", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
 static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL};
+static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
 static const char *const workload_choices[] = {"stream", "rr", NULL};
@@ -55,6 +56,7 @@ G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
 G_STATIC_ASSERT(TCP_LOSS_RACK == 0 && TCP_LOSS_FACK == 1);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
 G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1);
+G_STATIC_ASSERT(TCP_INIT_CWND_RFC3390 == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
 G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
@@ -443,6 +445,13 @@ static const ConfKey table[] = {
              "tcp_tso_win_divisor (3) and under 64 KB, or at most tcp_max_burst (tp->reordering). "
              "A flow whose TSO deferral keeps it below cwnd grows under in_flight, and with "
              "tracked only through the deferral's own mark."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.init_cwnd", tcp.init_cwnd, "iw10", init_cwnd_choices,
+             "tcp",
+             "The initial congestion window, also the floor of the restart after idle and of the "
+             "application-limited decay (tcp_init_cwnd, no route initcwnd): iw10 = 10 segments, "
+             "2.6.39+ (442b9635c569 \"tcp: Increase the initial congestion window to 10\"); "
+             "rfc3390 = <= 2.6.38, RFC 3390 by the MSS: 2 segments above 1460 bytes, 3 above 1095, "
+             "else 4 (3 at the usual 1448)."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcv_autotune", tcp.rcv_autotune, "legacy",
              rcv_autotune_choices, "tcp",
              "Receive-buffer autotuning (tcp_rcv_space_adjust) and receiver RTT: legacy = <= 6.15 "

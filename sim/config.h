@@ -93,6 +93,12 @@ typedef enum {
     TCP_HYSTART_OFF,     /* no HyStart (hystart=0; 3.4 with tcp_time_stamp's high bit set) */
 } TcpHystart;
 typedef enum {
+    TCP_INIT_CWND_IW10,    /* 2.6.39+ (442b9635c569 "tcp: Increase the initial congestion window to
+                            * 10"): TCP_INIT_CWND = 10 segments */
+    TCP_INIT_CWND_RFC3390, /* <= 2.6.38 tcp_init_cwnd(): RFC 3390 by MSS, 2 above 1460 bytes, 3
+                            * above 1095, else 4 */
+} TcpInitCwnd;
+typedef enum {
     TCP_RCV_AUTOTUNE_LEGACY, /* <= 6.15: rcvwin = 2*copied + 16 MSS, grown; ms TS RTT, 1 ms floor */
     TCP_RCV_AUTOTUNE_6_16,   /* 6.16-6.17 "tcp: receive side improvements": 2*(copied - inq) */
     TCP_RCV_AUTOTUNE_6_18,   /* 6.18 (aa251c84636c, 6.18-rc4): 6.16 plus the slow-start growth */
@@ -166,6 +172,7 @@ typedef struct TcpConf {
     TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */
     TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
     TcpCwndLimited cwnd_limited; /* hosts.H.tcp.cwnd_limited */
+    TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */
     bool window_counts_backlog; /* hosts.H.tcp.window_counts_backlog: tcp_space() minus backlog */

@@ -389,6 +389,55 @@ static void test_cwnd_restart_after_idle(void)
     g_assert_cmpuint(cwnd_after_idle(false, 700 * SIM_MS), ==, 200);
 }
 
+/* hosts.H.tcp.init_cwnd: the first flight of a 64 KiB write, before any ACK, is the initial
+ * window: 10 segments since 2.6.39 (442b9635c569); before, tcp_init_cwnd()'s RFC 3390 rule by
+ * the MSS: 3 at MSS 1448 (1095 < 1448 <= 1460), 2 at 8948 (MTU 9000), 4 at 948 (MTU 1000). The
+ * peer's first window (65535) lets all of these out. */
+static uint32_t first_flight(TcpInitCwnd iw, uint32_t mtu)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.init_cwnd = iw;
+    th_connect(tb, mtu);
+    th_write(tb->a, 65536);
+    uint32_t out = (uint32_t)tb->a->packets_out;
+    th_free(tb);
+    return out;
+}
+
+static void test_init_cwnd_era(void)
+{
+    g_assert_cmpuint(first_flight(TCP_INIT_CWND_IW10, 1500), ==, 10);
+    g_assert_cmpuint(first_flight(TCP_INIT_CWND_RFC3390, 1500), ==, 3);
+    g_assert_cmpuint(first_flight(TCP_INIT_CWND_RFC3390, 9000), ==, 2);
+    g_assert_cmpuint(first_flight(TCP_INIT_CWND_RFC3390, 1000), ==, 4);
+}
+
+/* The restart after idle falls back to the same era's initial window: from cwnd 200 after
+ * 2000 jiffies idle (RTO 210) the halvings reach 6 (200, 100, 50, 25, 12, 6: each while more
+ * idle time is left and cwnd is above the floor), then the floor applies: 10 with IW10, and 3
+ * (the 2.6.30 tcp_cwnd_restart's tcp_init_cwnd at MSS 1448) with RFC 3390. */
+static uint32_t cwnd_after_long_idle(TcpInitCwnd iw)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.slow_start_after_idle = true;
+    tb->conf[0].tcp.init_cwnd = iw;
+    th_connect(tb, 1500);
+    exchange_10ms(tb);
+    tb->a->snd_cwnd = 200;
+    tb->a->snd_ssthresh = 100;
+    th_run_to(tb, 2000 * SIM_MS);
+    th_write(tb->a, 1448);
+    uint32_t cwnd = tb->a->snd_cwnd;
+    th_free(tb);
+    return cwnd;
+}
+
+static void test_init_cwnd_restart_floor(void)
+{
+    g_assert_cmpuint(cwnd_after_long_idle(TCP_INIT_CWND_IW10), ==, 10);
+    g_assert_cmpuint(cwnd_after_long_idle(TCP_INIT_CWND_RFC3390), ==, 3);
+}
+
 /* The restart also runs when an ACK changes the window while data waits (tcp_ack_update_window):
  * the zero-window bench of the previous test, with cwnd 200. The data written at 20 ms waits
  * for the window; the ACK that opens it at 650 ms finds 650 jiffies of idle since the last
@@ -452,6 +501,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/timers/ack-probe-needs-whole-head", test_ack_probe_needs_whole_head);
     g_test_add_func("/tcp/timers/cwnd-restart-after-idle", test_cwnd_restart_after_idle);
     g_test_add_func("/tcp/timers/cwnd-restart-on-window-open", test_cwnd_restart_on_window_open);
+    g_test_add_func("/tcp/timers/init-cwnd-era", test_init_cwnd_era);
+    g_test_add_func("/tcp/timers/init-cwnd-restart-floor", test_init_cwnd_restart_floor);
     g_test_add_func("/tcp/timers/cwnd-application-limited", test_cwnd_application_limited);
     return g_test_run();
 }
