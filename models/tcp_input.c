@@ -491,17 +491,11 @@ static void tcp_rcv_fast_ack(TcpSock *tp, Skb *skb, Cpu *cpu)
  * tcp_cleanup_rbuf() ACKs, once per read. Returns true when the skb was eaten. */
 static bool tcp_copy_to_ucopy(TcpSock *tp, const Skb *skb, Cpu *cpu)
 {
-    TcpCall *c = tp->ucopy_call;
-    if (!tcp_stack(tp)->prequeue_enabled || !c || !tp->ucopy_task ||
-        !sock_owned_by_user(&tp->sk) || tp->sk.owner != tp->ucopy_task ||
-        tp->copied_seq != tp->rcv_nxt || skb->len > c->len - c->done)
+    uint64_t room = tcp_ucopy_room(tp);
+    if (!room || skb->len > room)
         return false;
-    c->done += skb->len;
-    tp->bytes_received += skb->len;
-    tp->copied_seq = skb->end_seq;
+    tcp_ucopy_copy(tp, skb->len, cpu);
     tp->rcv_nxt = skb->end_seq;
-    tcp_charge_copy(tp, cpu, skb->len);
-    tcp_rcv_space_adjust(tp); /* tcp_copy_to_iovec measures after its copy too */
     return true;
 }
 

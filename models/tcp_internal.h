@@ -468,6 +468,11 @@ void tcp_data_queue(TcpSock *tp, Skb *skb, Cpu *cpu);
 void tcp_event_data_recv(TcpSock *tp, const Skb *skb);
 void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb);
 void tcp_queue_rcv(TcpSock *tp, Skb *skb);
+/* The reader's direct copy (ucopy, 2.6-4.13): the bytes its recvmsg can still take when tp's
+ * skbs are being processed in its own context (it owns the socket inside recvmsg with ucopy
+ * installed, and everything before rcv_nxt is read), else 0; and the copy of n of them. */
+uint64_t tcp_ucopy_room(const TcpSock *tp);
+void tcp_ucopy_copy(TcpSock *tp, uint64_t n, Cpu *cpu);
 void __tcp_ack_snd_check(TcpSock *tp, bool ofo_possible, Cpu *cpu);
 void tcp_ack_snd_check(TcpSock *tp, Cpu *cpu);
 void tcp_send_dupack(TcpSock *tp, const Skb *skb, Cpu *cpu);

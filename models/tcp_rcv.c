@@ -781,18 +781,57 @@ static void tcp_data_queue_old(TcpSock *tp, Skb *skb)
     skb_free(tcp_host(tp)->pool, skb);
 }
 
-/* In-order data: queue, ATO bookkeeping, drain the ofo queue (ICSK_ACK_NOW when it empties).
- * The slow path never copies to the reader here, so the buffer is checked first (3.4
+uint64_t tcp_ucopy_room(const TcpSock *tp)
+{
+    const TcpCall *c = tp->ucopy_call;
+    if (!tcp_stack(tp)->prequeue_enabled || !c || !tp->ucopy_task ||
+        !sock_owned_by_user(&tp->sk) || tp->sk.owner != tp->ucopy_task ||
+        tp->copied_seq != tp->rcv_nxt || c->done >= c->len)
+        return 0;
+    return c->len - c->done;
+}
+
+void tcp_ucopy_copy(TcpSock *tp, uint64_t n, Cpu *cpu)
+{
+    tp->ucopy_call->done += n;
+    tp->bytes_received += n;
+    tp->copied_seq += n;
+    tcp_charge_copy(tp, cpu, n);
+    tcp_rcv_space_adjust(tp); /* 3.4 tcp_copy_to_iovec and tcp_data_queue measure after it */
+}
+
+/* tcp_data_queue's copy to the reader (2.6-4.13, removed with the prequeue by e7942d0633c4):
+ * a segment starting at rcv_nxt, processed in the reader's own context with everything before
+ * it read, gives the reader min(len, ucopy.len) bytes at once. Unlike the fast path's
+ * tcp_copy_to_iovec (whole skbs only) it copies a part when that is all the read can take; the
+ * skb is eaten only when all of it went. Returns -1 when no copy was tried, else whether the
+ * skb was eaten (3.4 "eaten"). */
+static int tcp_data_queue_ucopy(TcpSock *tp, const Skb *skb, Cpu *cpu)
+{
+    uint64_t room = skb->seq == tp->rcv_nxt ? tcp_ucopy_room(tp) : 0;
+    if (!room)
+        return -1;
+    uint64_t chunk = skb->len < room ? skb->len : room;
+    tcp_ucopy_copy(tp, chunk, cpu);
+    return chunk == skb->len;
+}
+
+/* In-order data: copy to the reader or queue, ATO bookkeeping, drain the ofo queue
+ * (ICSK_ACK_NOW when it empties). When no copy was tried the buffer is checked first (3.4
  * tcp_data_queue: eaten < 0; later kernels charge the first skb of an empty receive queue
  * without a check, sk_forced_mem_schedule), and a segment pruning cannot make room for is
- * dropped. */
+ * dropped; a partly copied one is queued without a check, as in the kernel. */
 static void tcp_data_queue_in_order(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
-    if (!tcp_try_rmem_schedule(tp, cpu)) {
+    int eaten = tcp_data_queue_ucopy(tp, skb, cpu);
+    if (eaten < 0 && !tcp_try_rmem_schedule(tp, cpu)) {
         skb_free(tcp_host(tp)->pool, skb);
         return;
     }
-    tcp_queue_rcv(tp, skb);
+    if (eaten > 0)
+        tp->rcv_nxt = skb->end_seq;
+    else
+        tcp_queue_rcv(tp, skb);
     tcp_event_data_recv(tp, skb);
     if (!skb_queue_empty(&tp->ofo_queue)) {
         tcp_ofo_queue(tp);
@@ -802,7 +841,10 @@ static void tcp_data_queue_in_order(TcpSock *tp, Skb *skb, Cpu *cpu)
     if (tp->num_sacks)
         tcp_sack_remove(tp);
     tcp_fast_path_check(tp);
-    tcp_data_ready(tp, cpu);
+    if (eaten > 0)
+        skb_free(tcp_host(tp)->pool, skb);
+    else
+        tcp_data_ready(tp, cpu);
 }
 
 void tcp_data_queue(TcpSock *tp, Skb *skb, Cpu *cpu)

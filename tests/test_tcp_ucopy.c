@@ -171,6 +171,66 @@ static void test_direct_copy_measures(void)
     th_free(tb);
 }
 
+/* The slow path copies to the reader too (3.4 tcp_data_queue, 2.6-4.13: "if (tp->ucopy.task ==
+ * current && tp->copied_seq == tp->rcv_nxt && tp->ucopy.len && sock_owned_by_user(sk)")): an
+ * in-order segment that header prediction turned away (pred_ok off, as while the out-of-order
+ * queue held data) is copied to the user whole when it fits, and not queued. */
+static void test_slow_path_copies_to_the_reader(void)
+{
+    TcpBench *tb = bench_after_warm_up();
+    tb->stack.prequeue_enabled = true;
+    TcpCall c;
+    tcp_call_init(&c, 65536, 1);
+    Task reader = { 0 };
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    sk->owner = &reader;
+    tb->b->ucopy_task = &reader;
+    tb->b->ucopy_call = &c;
+    uint64_t start = tb->b->rcv_nxt;
+    tb->b->pred_ok = false;
+    th_write(tb->a, SEG);
+    sk->ops->backlog_rcv(sk, th_take(tb, 0), NULL);
+    g_assert_cmpuint(c.done, ==, SEG);
+    g_assert_cmpuint(tb->b->copied_seq, ==, start + SEG);
+    g_assert_cmpuint(tb->b->rcv_nxt, ==, start + SEG);
+    g_assert_cmpuint(tb->b->rcv_queue.qlen, ==, 0);
+    g_assert_cmpuint(tb->b->sk.rmem_alloc, ==, 0);
+    release(tb);
+    th_pump(tb);
+    th_free(tb);
+}
+
+/* Unlike the fast path (len <= ucopy.len), the slow path copies what fits, min(skb->len,
+ * ucopy.len), and queues the skb with the rest (eaten only when all of it was copied); the
+ * next read takes the remaining bytes from the receive queue. */
+static void test_slow_path_copies_a_partial_chunk(void)
+{
+    TcpBench *tb = bench_after_warm_up();
+    tb->stack.prequeue_enabled = true;
+    TcpCall c;
+    tcp_call_init(&c, 1000, 1);
+    Task reader = { 0 };
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    sk->owner = &reader;
+    tb->b->ucopy_task = &reader;
+    tb->b->ucopy_call = &c;
+    uint64_t start = tb->b->rcv_nxt;
+    tb->b->pred_ok = false;
+    th_write(tb->a, SEG);
+    sk->ops->backlog_rcv(sk, th_take(tb, 0), NULL);
+    g_assert_cmpuint(c.done, ==, 1000);
+    g_assert_cmpuint(tb->b->copied_seq, ==, start + 1000);
+    g_assert_cmpuint(tb->b->rcv_nxt, ==, start + SEG);
+    g_assert_cmpuint(tb->b->rcv_queue.qlen, ==, 1);
+    g_assert_cmpuint(tb->b->sk.rmem_alloc, ==, 2728u);
+    release(tb);
+    g_assert_cmpuint(th_read(tb->b), ==, SEG - 1000);
+    th_pump(tb);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -180,5 +240,7 @@ int main(int argc, char **argv)
                     test_queued_data_delays_the_ack_to_the_read);
     g_test_add_func("/tcp/ucopy/direct-copy-needs-room", test_direct_copy_needs_room);
     g_test_add_func("/tcp/ucopy/direct-copy-measures", test_direct_copy_measures);
+    g_test_add_func("/tcp/ucopy/slow-path-copies-to-the-reader", test_slow_path_copies_to_the_reader);
+    g_test_add_func("/tcp/ucopy/slow-path-copies-a-partial-chunk", test_slow_path_copies_a_partial_chunk);
     return g_test_run();
 }
