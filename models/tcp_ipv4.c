@@ -35,14 +35,25 @@ void tcp_prequeue_process(TcpSock *tp, Cpu *cpu)
     tp->ucopy_memory = 0;
 }
 
-/* tcp_prequeue (2.6.2x form). Returns true when the skb was taken. */
+/* Has the prequeue outgrown what tcp_prequeue lets it hold (stack.prequeue.limit)? 2.6-3.x
+ * (3.4 include/net/tcp.h): its truesize above sk_rcvbuf; 4.x (4.8-4.13 net/ipv4/tcp_ipv4.c):
+ * also 32 skbs, and the truesize counts with sk_rmem_alloc. */
+static bool tcp_prequeue_full(const TcpSock *tp)
+{
+    if (tcp_stack(tp)->prequeue_limit == PREQUEUE_LIMIT_3X)
+        return tp->ucopy_memory > tp->sk.rcvbuf;
+    return tp->prequeue.qlen >= TCP_PREQUEUE_MAX_SKBS ||
+           tp->ucopy_memory + tp->sk.rmem_alloc > tp->sk.rcvbuf;
+}
+
+/* tcp_prequeue. Returns true when the skb was taken. */
 static bool tcp_prequeue(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     if (!tcp_stack(tp)->prequeue_enabled || !tp->ucopy_task)
         return false;
     tcp_skb_append(&tp->prequeue, skb);
     tp->ucopy_memory += skb->truesize;
-    if (tp->ucopy_memory > tp->sk.rcvbuf || tp->prequeue.qlen >= TCP_PREQUEUE_MAX_SKBS) {
+    if (tcp_prequeue_full(tp)) {
         /* too much: process it all here in softirq (TCPPrequeueDropped) */
         Skb *q;
         while ((q = tp->prequeue.head)) {

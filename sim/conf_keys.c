@@ -20,6 +20,7 @@
 G_STATIC_ASSERT(sizeof(BacklogLimitPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(SoftirqLimit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PrequeueDelackPolicy) == sizeof(int));
+G_STATIC_ASSERT(sizeof(PrequeueLimit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(SchedPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
 G_STATIC_ASSERT(sizeof(CongControl) == sizeof(int));
@@ -35,6 +36,7 @@ G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
 static const char *const backlog_limit_choices[] = {"rcvbuf", "rcvbuf+sndbuf", "2016", "2022",
                                                     "2024", NULL};
 static const char *const delack_choices[] = {"rto_min_3_4", "min_ato", NULL};
+static const char *const prequeue_limit_choices[] = {"4.x", "3.x", NULL};
 static const char *const wheel_choices[] = {"4.8", "cascade", NULL};
 static const char *const softirq_limit_choices[] = {"3.9", "restarts", NULL};
 static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
@@ -61,6 +63,7 @@ G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
 G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
+G_STATIC_ASSERT(PREQUEUE_LIMIT_4X == 0 && PREQUEUE_LIMIT_3X == 1);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
                 PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
 
@@ -142,6 +145,12 @@ static const ConfKey table[] = {
              delack_choices, NULL,
              "Delayed-ACK timeout armed from the prequeue: rto_min_3_4 = `3*rto_min/4` (before seed "
              "003), min_ato = `min(ato, 3*rto_min/4)` (after)."),
+    ENUM_ROW(CONF_SEC_STACK, StackConf, "prequeue.limit", prequeue_limit, "4.x",
+             prequeue_limit_choices, NULL,
+             "When tcp_prequeue() gives up and processes the whole prequeue in softirq "
+             "(TCPPrequeueDropped): 4.x = at 32 skbs, or when its truesize plus sk_rmem_alloc "
+             "exceeds sk_rcvbuf (4.8-4.13); 3.x = only when its truesize exceeds sk_rcvbuf "
+             "(2.6-3.x include/net/tcp.h)."),
     STACK("timer.slack", CONF_T_U32, timer_slack_jiffies, "0", "0", "1000",
           "TCP timers re-armed with the mod_timer_unexact() proposed in the 2009 thread (never "
           "merged): a pending timer within +-slack jiffies of the new expiry is left alone; "

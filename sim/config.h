@@ -36,6 +36,12 @@ typedef enum {
 } PrequeueDelackPolicy;
 
 typedef enum {
+    PREQUEUE_LIMIT_4X, /* 4.x (4.8-4.13 net/ipv4/tcp_ipv4.c tcp_prequeue): >= 32 skbs, or
+                        * ucopy.memory + sk_rmem_alloc > sk_rcvbuf */
+    PREQUEUE_LIMIT_3X, /* 2.6-3.x (3.4 include/net/tcp.h tcp_prequeue): ucopy.memory > sk_rcvbuf */
+} PrequeueLimit;
+
+typedef enum {
     SOFTIRQ_LIMIT_3_9,      /* 3.9+ (c10d73671ad3 "softirq: reduce latencies"): restart while under
                              * 2 ms, no need_resched and restarts left (10) */
     SOFTIRQ_LIMIT_RESTARTS, /* 2.6-3.8: restart while softirqs are pending, up to 10 times */
@@ -49,6 +55,7 @@ typedef struct StackConf {
     bool backlog_ack_defer;               /* stack.backlog.ack_defer */
     bool prequeue_enabled;                /* stack.prequeue.enabled */
     PrequeueDelackPolicy prequeue_delack; /* stack.prequeue.delack */
+    PrequeueLimit prequeue_limit;         /* stack.prequeue.limit */
     uint32_t timer_slack_jiffies;         /* stack.timer.slack: 0 = exact mod_timer */
     KTimerWheel timer_wheel;              /* stack.timer.wheel */
     bool recvmsg_cleanup_before_flush;    /* stack.recvmsg.cleanup_before_flush (< 5.17) */

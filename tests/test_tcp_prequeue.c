@@ -201,9 +201,55 @@ static void test_timer_remote_base(void)
     th_free(tb);
 }
 
+/* How many 1448-byte segments stay on the prequeue after n reach b while its reader is blocked
+ * in recvmsg. Each skb's truesize is 2728 (test_tcp_ucopy.c) and b's sk_rcvbuf 131072, so the
+ * 2.6-3.x limit (ucopy.memory > sk_rcvbuf, 3.4 include/net/tcp.h) would only act at the 49th;
+ * the 4.x one (4.8-4.13 tcp_ipv4.c) processes the whole prequeue in softirq at the 32nd. */
+static uint32_t prequeue_len_after(PrequeueLimit limit, int n, uint64_t unread)
+{
+    TcpBench *tb = th_new();
+    tb->stack.prequeue_enabled = true;
+    tb->stack.prequeue_limit = limit;
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 64; /* 40 segments in one flight, within b's 64 KB window */
+    Task reader = { 0 };
+    tb->b->ucopy_task = &reader;
+    tb->b->sk.rmem_alloc += unread; /* as if that much truesize waited on the receive queue */
+    for (int i = 0; i < n; i++) {
+        th_write(tb->a, 1448);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+        th_deliver(tb, 0);
+    }
+    tb->b->sk.rmem_alloc -= unread;
+    uint32_t qlen = tb->b->prequeue.qlen;
+    tcp_prequeue_process(tb->b, NULL);
+    tb->b->ucopy_task = NULL;
+    th_pump(tb);
+    th_free(tb);
+    return qlen;
+}
+
+/* With 100000 bytes of truesize unread on the receive queue, 4.x gives up at the 12th skb
+ * (12 x 2728 + 100000 > 131072, 11 x 2728 + 100000 is not); 3.x does not count them. */
+static void test_prequeue_limit_3x(void)
+{
+    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_3X, 40, 0), ==, 40);
+    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_3X, 12, 100000), ==, 12);
+}
+
+static void test_prequeue_limit_4x(void)
+{
+    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_4X, 31, 0), ==, 31);
+    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_4X, 40, 0), ==, 8);
+    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_4X, 11, 100000), ==, 11);
+    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_4X, 12, 100000), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/tcp/prequeue/limit-3.x", test_prequeue_limit_3x);
+    g_test_add_func("/tcp/prequeue/limit-4.x", test_prequeue_limit_4x);
     g_test_add_func("/tcp/prequeue/rto-min-3-4", test_prequeue_rto_min_3_4);
     g_test_add_func("/tcp/prequeue/min-ato", test_prequeue_min_ato);
     g_test_add_func("/tcp/prequeue/min-ato-slack", test_prequeue_min_ato_slack);
