@@ -101,7 +101,7 @@ def nic_lines(r, ncpus):
 
 def tcp_lines(r):
     lines = ["    tcp:", f"      tso_defer: {r.choice(['off', '3.x', '4.x'])}",
-             f"      rcv_autotune: {r.choice(['legacy', '6.16', '6.18'])}",
+             f"      rcv_autotune: {r.choice(['legacy', '6.16', '6.18', '3.x'])}",
              "      win_scaling: "
              + r.choice(['adv_win_scale_2', 'adv_win_scale_1', 'scaling_ratio']),
              f"      usec_ts: {flag(r, .4)}",
@@ -122,6 +122,18 @@ def tcp_lines(r):
              f"      comp_sack_nr: {r.choice([0, 1, 44, 44, 255])}",
              f"      comp_sack_delay: {r.choice(['0', '50us', '1ms'])}",
              f"      comp_sack_slack: {r.choice(['0', '100us'])}"]
+    if r.random() < 0.5:  # the era keys: older kernels' rules, in any mix
+        lines += [f"      cwnd_limited: {r.choice(['tracked', 'in_flight'])}",
+                  f"      hystart: {r.choice(['on', '3.x', 'off'])}",
+                  f"      init_cwnd: {r.choice(['iw10', 'rfc3390'])}",
+                  f"      loss_detection: {r.choice(['rack', 'fack'])}",
+                  f"      moderate_cwnd: {flag(r, .5)}", f"      tso_half_cwnd: {flag(r, .5)}",
+                  f"      push_full_mss: {flag(r, .5)}", f"      quickack_per_ack: {flag(r, .5)}",
+                  f"      tsq: {flag(r, .7)}", f"      tsq_cap_paced: {flag(r, .3)}",
+                  f"      sndbuf_autotune: {flag(r, .7)}",
+                  f"      slow_start_after_idle: {flag(r, .7)}",
+                  f"      ofo_grows_window: {flag(r, .7)}",
+                  f"      rcvq_space_init: {r.choice(['init_cwnd', 'rcv_wnd'])}"]
     if r.random() < 0.3:
         lines += [f"      netdev_budget: {r.choice([1, 8, 300])}",
                   f"      netdev_budget_usecs: {r.choice(['1us', '100us', '2000us'])}",
