@@ -235,14 +235,15 @@ void tcp_send_ack(TcpSock *tp, Cpu *cpu)
     (void)tcp_xmit_bare(tp, tp->snd_nxt, cpu);
 }
 
-/* tcp_delack_max (T.A.8 step 3): TCP_DELACK_MAX, capped at rto_min - 1 jiffy when the route
- * locks rto_min (bbf80d713fe7, 6.7+: hosts.H.tcp.delack_from_rto_min); a non-default
- * hosts.H.tcp.rto_min stands for such a route. */
+/* tcp_delack_max (T.A.8 step 3): TCP_DELACK_MAX, capped at max(rto_min, 2) - 1 jiffies
+ * (hosts.H.tcp.delack_from_rto_min): 6.11+ ("tcp: derive delack_max with tcp_rto_min helper")
+ * whatever sets rto_min, the default 200 ms included (199 jiffies); 6.7-6.10 (bbf80d713fe7)
+ * only for a route that locks rto_min, which differs from this by one jiffy at the default. */
 static uint32_t tcp_delack_max(const TcpSock *tp)
 {
     uint32_t dmax = tcp_delack_max_j(tp);
-    if (tcp_conf(tp)->delack_from_rto_min && tcp_conf(tp)->rto_min_ns != 200 * SIM_MS) {
-        uint32_t from_rto_min = tcp_rto_min(tp) > 1 ? tcp_rto_min(tp) - 1 : 1;
+    if (tcp_conf(tp)->delack_from_rto_min) {
+        uint32_t from_rto_min = tcp_rto_min(tp) > 2 ? tcp_rto_min(tp) - 1 : 1;
         if (from_rto_min < dmax)
             dmax = from_rto_min;
     }

@@ -277,10 +277,11 @@ static const ConfKey table[] = {
     HOST("tcp", "tcp.rto_min", CONF_T_DURATION, tcp.rto_min_ns, "200ms", "1ms", "120s",
          "Minimum RTO: TCP_RTO_MIN = HZ/5 = 200 ms (ip route rto_min)."),
     HOST("tcp", "tcp.delack_from_rto_min", CONF_T_BOOL, tcp.delack_from_rto_min, "true", NULL, NULL,
-         "A route's rto_min also caps the delayed ACK at rto_min - 1 jiffy (\"tcp: derive "
-         "delack_max from rto_min\", bbf80d713fe7, 6.7): with rto_min 5ms a delayed ACK waits at "
-         "most 4 ms. Applies when tcp.rto_min is not the default 200ms. false = kernels before "
-         "6.7, where a delayed ACK could outlast a low rto_min."),
+         "rto_min also caps the delayed ACK at rto_min - 1 jiffy: with rto_min 5ms a delayed "
+         "ACK waits at most 4 ms, with the default 200ms at most 199 jiffies (6.11+, \"tcp: "
+         "derive delack_max with tcp_rto_min helper\", whatever sets rto_min; 6.7-6.10, "
+         "bbf80d713fe7, only a route's locked rto_min, one jiffy apart at the default). false = "
+         "kernels before 6.7, where a delayed ACK could outlast a low rto_min."),
     HOST("tcp", "tcp.quickack_per_ack", CONF_T_BOOL, tcp.quickack_per_ack, "true", NULL, NULL,
          "A quick ACK is used up only by an ACK sent while one was owed (\"tcp: fix quick-ack "
          "counting to count actual ACKs of new data\", 059217c18be6, 6.6). false = kernels "

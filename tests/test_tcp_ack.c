@@ -535,6 +535,27 @@ static void test_delack_capped_by_rto_min(void)
     }
 }
 
+/* Since 6.11 ("tcp: derive delack_max with tcp_rto_min helper") the cap is min(TCP_DELACK_MAX,
+ * max(tcp_rto_min(sk), 2) - 1) whatever sets rto_min, so with the default 200 ms a delayed ACK
+ * waits at most 199 jiffies: an ato of 300 jiffies on a pushed segment (max_ato TCP_DELACK_MAX,
+ * a 1 s srtt lowering nothing) is armed 199 jiffies ahead, 200 before 6.7. */
+static void test_delack_cap_with_default_rto_min(void)
+{
+    for (int cap = 1; cap >= 0; cap--) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.delack_from_rto_min = cap;
+        th_connect(tb, 1500);
+        TcpSock *tp = tb->b;
+        tp->ack.ato = 300;
+        tp->ack.pending = ICSK_ACK_PUSHED;
+        tp->srtt_us = 1000000u << 3;
+        uint64_t now = tcp_jiffies(tp);
+        tcp_send_delayed_ack(tp, NULL);
+        g_assert_cmpuint(tp->ack.timeout - now, ==, cap ? 199u : 200u);
+        th_free(tb);
+    }
+}
+
 /* A held ACK leaves before a SACK range is pushed to the third place (5.8+,
  * TCP_SACK_BLOCKS_EXPECTED: with timestamps only three blocks fit, and the fourth one back would
  * otherwise never be reported). Of eight segments 0, 4 and 6 are lost: 1-3 are SACKed at once,
@@ -629,6 +650,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
     g_test_add_func("/tcp/ack/ofo-overlaps-dsacked", test_ofo_overlaps_dsacked);
     g_test_add_func("/tcp/ack/delack-capped-by-rto-min", test_delack_capped_by_rto_min);
+    g_test_add_func("/tcp/ack/delack-cap-with-default-rto-min", test_delack_cap_with_default_rto_min);
     g_test_add_func("/tcp/ack/sack-compression", test_sack_compression);
     g_test_add_func("/tcp/ack/sack-compression-ended-by-an-ack", test_sack_compression_ended_by_an_ack);
     g_test_add_func("/tcp/ack/sack-compression-third-block", test_sack_compression_third_block);
