@@ -367,35 +367,44 @@ static void tcp_process_loss(TcpSock *tp, int flag, uint32_t num_dupack, int *re
 
 /* ---- Reno duplicate-ACK counting (no SACK) ---- */
 
+/* tcp_limit_reno_sacked: duplicate ACKs can stand for no more than the segments out that are not
+ * lost (at least one hole): sacked_out <= packets_out - max(lost_out, 1). */
+static void tcp_limit_reno_sacked(TcpSock *tp)
+{
+    uint32_t holes = tp->lost_out > 1 ? tp->lost_out : 1;
+    if (holes > tp->packets_out)
+        holes = tp->packets_out;
+    if (tp->sacked_out + holes > tp->packets_out)
+        tp->sacked_out = tp->packets_out - holes;
+}
+
 /* tcp_add_reno_sack: each duplicate ACK stands for one segment delivered above the hole, up to
- * what can be (tcp_limit_reno_sacked: the lost segments, at least one, are not); only what the
- * count grew by is delivered. */
+ * what can be (tcp_limit_reno_sacked); only what the count grew by is delivered. */
 static void tcp_add_reno_sack(TcpSock *tp, uint32_t num_dupack)
 {
     if (!num_dupack)
         return;
     uint32_t prior = tp->sacked_out;
-    uint32_t holes = tp->lost_out > 1 ? tp->lost_out : 1;
-    if (holes > tp->packets_out)
-        holes = tp->packets_out;
-    uint32_t limit = tp->packets_out - holes;
-    tp->sacked_out = prior + num_dupack < limit ? prior + num_dupack : limit;
+    tp->sacked_out += num_dupack;
+    tcp_limit_reno_sacked(tp);
     if (tp->sacked_out > prior)
         tp->delivered += tp->sacked_out - prior;
 }
 
 /* tcp_remove_reno_sacks: a cumulative ACK without SACK. One acked segment filled the hole, the
  * rest had each drawn a duplicate ACK already counted as delivered (tcp_add_reno_sack): only
- * max(acked - sacked_out, 1) are delivered now. */
+ * max(acked - sacked_out, 1) are delivered now. What is left is limited again, as
+ * tcp_check_reno_reordering does (the reordering it then records is not modelled). */
 void tcp_remove_reno_sacks(TcpSock *tp, uint32_t acked)
 {
-    if (!acked)
-        return;
-    tp->delivered += acked > tp->sacked_out + 1 ? acked - tp->sacked_out : 1;
-    if (acked - 1 >= tp->sacked_out)
-        tp->sacked_out = 0;
-    else
-        tp->sacked_out -= acked - 1;
+    if (acked) {
+        tp->delivered += acked > tp->sacked_out + 1 ? acked - tp->sacked_out : 1;
+        if (acked - 1 >= tp->sacked_out)
+            tp->sacked_out = 0;
+        else
+            tp->sacked_out -= acked - 1;
+    }
+    tcp_limit_reno_sacked(tp); /* tcp_check_reno_reordering */
 }
 
 /* tcp_newreno_mark_lost: without SACK the head is lost after dupthresh duplicate ACKs. */

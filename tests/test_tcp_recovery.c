@@ -509,6 +509,34 @@ static void test_newreno_delivered_once(void)
     th_free(tb);
 }
 
+/* A cumulative ACK leaves at most packets_out - max(lost_out, 1) duplicate ACKs counted
+ * (tcp_remove_reno_sacks ends in tcp_check_reno_reordering -> tcp_limit_reno_sacked): 15 counted
+ * with 16 out, an ACK of 8 leaves 8 out and 15 - 7 = 8 counted, cut to 7 (one hole remains).
+ * Without the cut sacked_out + lost_out passed packets_out (the left_out invariant, found by
+ * feature-stress with SACK off and 5 % loss). */
+static void test_newreno_remove_limits_dupacks(void)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++)
+        tb->conf[i].tcp.sack = false;
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->packets_out = 8; /* after the ACK cleaned 8 of 16 */
+    tp->sacked_out = 15;
+    tp->lost_out = 0;
+    tcp_remove_reno_sacks(tp, 8);
+    g_assert_cmpuint(tp->sacked_out, ==, 7);
+    tp->sacked_out = 15;
+    tp->lost_out = 3;
+    tcp_remove_reno_sacks(tp, 8);
+    g_assert_cmpuint(tp->sacked_out, ==, 5);
+    tp->packets_out = 0;
+    tcp_remove_reno_sacks(tp, 8);
+    g_assert_cmpuint(tp->sacked_out, ==, 0);
+    tp->lost_out = 0;
+    th_free(tb);
+}
+
 /* Reordering, then a loss, found on one ACK in Recovery (tcp_fastretrans_alert: after a DSACK
  * undo, a loss that is evident starts a new episode). No timestamps (no Eifel), no TLP. Ten
  * segments: 0 is delayed, 5 lost. 1-4 arrive; their SACKs make RACK mark 0 lost: Recovery, 0
@@ -826,6 +854,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/newreno-frto-undo-holds-loss", test_newreno_frto_undo_holds_loss);
     g_test_add_func("/tcp/recovery/newreno-loss-counts-dupacks", test_newreno_loss_counts_dupacks);
     g_test_add_func("/tcp/recovery/newreno-delivered-once", test_newreno_delivered_once);
+    g_test_add_func("/tcp/recovery/newreno-remove-limits-dupacks", test_newreno_remove_limits_dupacks);
     g_test_add_func("/tcp/recovery/rto-eagain-backs-off", test_rto_eagain_backs_off);
     g_test_add_func("/tcp/recovery/moderate-cwnd-in-disorder", test_moderate_cwnd_in_disorder);
     g_test_add_func("/tcp/recovery/fack-marking", test_fack_marking);
