@@ -86,6 +86,7 @@ static Skb *train_frame(Nic *n, const RxTrain *t, uint32_t k)
     f->sacked = 0;
     f->ever_retrans = false;
     f->pcount_delivered = 0;
+    f->cloned = false; /* the driver's own buffer, not the sender's clone */
     return f;
 }
 

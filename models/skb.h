@@ -58,6 +58,10 @@ typedef struct Skb {
      * its sending step had run up when it reached the device (act, then charge: cpu.h) */
     sim_time_t ready_ns;
     uint32_t bql_bytes;   /* transmit: bytes its NIC's byte queue limit counted (dql.h) */
+    /* skb_cloned(): its data is shared with the skb the sender keeps in its write or
+     * retransmit queue (tcp_transmit_skb sends a clone). Only loopback hands such an skb to a
+     * receiver; a NIC's receive path builds its own (nic_rx.c). */
+    bool cloned;
     uint8_t sacked;       /* TCPCB_* sack/retrans/lost marks */
     bool ever_retrans;
     uint32_t pcount_delivered;

@@ -130,10 +130,14 @@ static uint32_t rx_frags(const Skb *skb)
 
 /* The B.3 conditions the model can see: contiguous, no SYN/RST, both ACK, byte-identical
  * options (timestamps and SACK blocks), and skb_try_coalesce() able to move the frags (no
- * frag_list on either side, at most MAX_SKB_FRAGS together). URG, ECE/CWR and DSCP are not
- * modelled (always equal). */
+ * frag_list on either side, at most MAX_SKB_FRAGS together) into a tail that is not cloned
+ * (skb_try_coalesce: "if (skb_cloned(to)) return false", 3.5+): over loopback a data skb is
+ * the sender's clone, so data never merges there, while pure ACKs (fresh skbs) do. URG,
+ * ECE/CWR and DSCP are not modelled (always equal). */
 static bool backlog_can_coalesce(const Skb *tail, const Skb *skb)
 {
+    if (tail->cloned)
+        return false;
     if (tail->end_seq != skb->seq)
         return false;
     if ((tail->flags | skb->flags) & (TCPHDR_SYN | TCPHDR_RST))

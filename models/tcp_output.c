@@ -177,6 +177,7 @@ int tcp_transmit_skb(TcpSock *tp, Skb *skb, Cpu *cpu)
     out->flags = (uint8_t)(skb->flags & (TCPHDR_PSH | TCPHDR_FIN));
     tcp_build_header(tp, out);
     out->gso_size = pcount > 1 ? skb->gso_size : 0; /* tcp_set_skb_tso_segs: one segment is not GSO */
+    out->cloned = true; /* skb_clone: the original stays queued until ACKed */
     out->sacked = 0;
     out->sk = &tp->sk;
     tp->sk.wmem_alloc += out->truesize;

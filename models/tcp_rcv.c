@@ -634,6 +634,7 @@ static void tcp_collapse(TcpSock *tp, SkbQueue *q, Skb *head, Skb *tail, uint64_
         nskb->len = copy;
         nskb->gso_segs = 1;
         nskb->truesize = skb_truesize(COLLAPSE_SKB_DATA);
+        nskb->cloned = false; /* a new skb the bytes are copied into */
         tcp_skb_insert_after(q, skb->prev, nskb);
         tp->sk.rmem_alloc += nskb->truesize;
         tcp_charge_copy(tp, cpu, copy);

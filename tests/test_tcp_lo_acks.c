@@ -184,6 +184,49 @@ static void test_lo_mss_bounded_by_half_the_window(void)
     th_free(tb);
 }
 
+/* Over lo the receiver gets the very skb tcp_transmit_skb cloned: its data is shared with the
+ * original, which stays in the sender's retransmit queue until ACKed - i.e. until after the
+ * receiver has processed the clone - so skb_cloned() holds for every data skb in the
+ * receiver's backlog, and skb_try_coalesce() refuses to grow a cloned skb (net/core/skbuff.c:
+ * "if (skb_cloned(to)) return false", every kernel since 3.5). tcp_add_backlog's coalescing
+ * (5.0+) therefore never merges loopback data: each 64 KB skb is its own backlog entry. A pure
+ * ACK is a fresh skb (tcp_send_ack: alloc_skb, transmitted without a clone), so two ACKs into
+ * the sender's owned socket do coalesce - the "single ACK, thanks to coalescing" of seed 001. */
+static void test_lo_data_clones_do_not_coalesce(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.rcvbuf = 4u << 20;
+    th_connect(tb, LO_MTU);
+    tb->a->max_window = tb->a->snd_wnd = 196608u;
+    tcp_sync_mss(tb->a);
+    tcp_sk(tb->b)->owned = true; /* the reader is inside recvmsg, copying */
+    th_write(tb->a, 2u * LO_MSS);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 2);
+    th_deliver(tb, 0);
+    th_deliver(tb, 0);
+    g_assert_cmpuint(tcp_sk(tb->b)->backlog.qlen, ==, 2);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPBacklogCoalesce), ==, 0);
+    g_assert_cmpuint(tb->a->packets_out, ==, 2); /* the originals the clones share data with */
+    th_drain(tb->b);
+    g_assert_cmpuint(tb->b->rcv_nxt - tb->b->copied_seq, ==, 2u * LO_MSS);
+
+    /* ACKs: b's to the owned a coalesce into one */
+    while (th_pending(tb, 1)) /* the drain's quick ACK(s), to a not yet owned */
+        th_deliver(tb, 1);
+    tcp_sk(tb->a)->owned = true; /* the sender is inside sendmsg */
+    tcp_send_ack(tb->b, NULL);
+    tcp_send_ack(tb->b, NULL);
+    uint32_t acks = th_pending(tb, 1);
+    g_assert_cmpuint(acks, ==, 2);
+    while (th_pending(tb, 1))
+        th_deliver(tb, 1);
+    g_assert_cmpuint(tcp_sk(tb->a)->backlog.qlen, ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPBacklogCoalesce), ==, acks - 1u);
+    th_drain(tb->a);
+    g_assert_cmpuint(tb->a->packets_out, ==, 0);
+    th_free(tb);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -191,5 +234,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/lo/write-tails-keep-rcv-mss", test_lo_write_tails_keep_rcv_mss);
     g_test_add_func("/tcp/lo/mtu-65536-mss", test_lo_mtu_65536_mss);
     g_test_add_func("/tcp/lo/mss-bounded-by-half-the-window", test_lo_mss_bounded_by_half_the_window);
+    g_test_add_func("/tcp/lo/data-clones-do-not-coalesce", test_lo_data_clones_do_not_coalesce);
     return g_test_run();
 }
