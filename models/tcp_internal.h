@@ -104,6 +104,7 @@ typedef struct IcskAck {
     uint8_t pending;        /* ICSK_ACK_* */
     uint8_t quick;          /* quick-ACK budget (A.4) */
     uint8_t pingpong;       /* interactive-mode counter (A.5; threshold 1) */
+    uint8_t blocked;        /* the delayed-ACK timer found the socket owned (2.6-5.9, A.10) */
     uint32_t ato;           /* jiffies */
     uint64_t timeout;       /* jiffies of the pending delayed ACK */
     uint64_t lrcvtime;      /* jiffies of the last data receipt */

@@ -274,8 +274,9 @@ void tcp_send_delayed_ack(TcpSock *tp, Cpu *cpu)
         ato = tcp_delack_max(tp);
     uint64_t timeout = now + ato;
     if (tp->ack.pending & ICSK_ACK_TIMER) {
-        /* About to fire anyway: send now. Else never postpone an armed delayed ACK. */
-        if (tp->ack.timeout <= now + (ato >> 2)) {
+        /* Blocked (2.6-5.9: the timer found the socket owned) or about to fire anyway: send
+         * now. Else never postpone an armed delayed ACK. */
+        if (tp->ack.blocked || tp->ack.timeout <= now + (ato >> 2)) {
             tcp_send_ack(tp, cpu);
             return;
         }

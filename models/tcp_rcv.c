@@ -937,7 +937,8 @@ void tcp_cleanup_rbuf(TcpSock *tp, uint64_t copied, Cpu *cpu)
     bool time_to_ack = false;
     if (inet_csk_ack_scheduled(tp)) {
         uint8_t p = tp->ack.pending;
-        if (tp->rcv_nxt - tp->rcv_wup > tp->ack.rcv_mss ||
+        /* "Delayed ACKs frequently hit locked sockets during bulk receive" (blocked, 2.6-5.9) */
+        if (tp->ack.blocked || tp->rcv_nxt - tp->rcv_wup > tp->ack.rcv_mss ||
             (copied > 0 && ((p & ICSK_ACK_PUSHED2) || ((p & ICSK_ACK_PUSHED) && !inet_csk_in_pingpong_mode(tp))) &&
              !tp->sk.rmem_alloc))
             time_to_ack = true;

@@ -9,7 +9,8 @@
  * mod_timer's short cut costs COST_TIMER_MOD_SLOW, plus COST_TIMER_MOD_REMOTE when the timer sat
  * on another CPU's base (it then moves to the arming CPU's). If the owner holds the
  * socket at that moment the work is deferred to tcp_release_cb (3.6+; DelayedACKLocked counts
- * the delayed-ACK case). Why: seed 000 is about RTO/TLP firing while the receiver's owner is
+ * the delayed-ACK case), or, before 3.6 (stack.timer.owned 2.6), the timer is re-armed a
+ * little later (delayed ACK: TCP_DELACK_MIN, marking icsk_ack.blocked; write timer: HZ/20). Why: seed 000 is about RTO/TLP firing while the receiver's owner is
  * descheduled, seed 003 about the cost of re-arming the delayed-ACK timer.
  */
 #include "models/tcp_internal.h"
@@ -62,12 +63,14 @@ void inet_csk_reset_xmit_timer(TcpSock *tp, uint8_t what, uint64_t when, uint64_
     tcp_sk_reset_timer(tp, &tp->rtx_timer, tp->icsk_timeout, cpu);
 }
 
-/* inet_csk_clear_xmit_timer: flags only, the timer stays queued (INET_CSK_CLEAR_TIMERS unset). */
+/* inet_csk_clear_xmit_timer: flags only, the timer stays queued (INET_CSK_CLEAR_TIMERS unset).
+ * Until 5.10 it also cleared icsk_ack.blocked ("icsk_ack.blocked = icsk_ack.pending = 0"). */
 void inet_csk_clear_xmit_timer(TcpSock *tp, uint8_t what)
 {
-    if (what == ICSK_TIME_DACK)
+    if (what == ICSK_TIME_DACK) {
         tp->ack.pending = 0;
-    else
+        tp->ack.blocked = 0;
+    } else
         tp->icsk_pending = 0;
 }
 
@@ -209,7 +212,13 @@ static bool tcp_write_timer_run(SoftirqWork *w, Cpu *cpu)
 {
     TcpSock *tp = w->ctx;
     tcp_charge(tp, cpu, COST_TCP_TIMER);
-    if (sock_owned_by_user(&tp->sk)) {
+    if (sock_owned_by_user(&tp->sk) && tcp_stack(tp)->timer_owned == TIMER_OWNED_RETRY) {
+        /* 2.6-3.5 tcp_write_timer: "Try again later", HZ/20 from now; icsk_pending and
+         * icsk_timeout stay as they are */
+        tcp_sk_reset_timer(tp, &tp->rtx_timer, tcp_jiffies(tp) + tp->hz / 20u, cpu);
+        SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "write_timer_retry", "owner=%s pending=%u",
+                  tp->sk.owner->name, tp->icsk_pending);
+    } else if (sock_owned_by_user(&tp->sk)) {
         tp->tsq_flags |= TCPF_WRITE_TIMER_DEFERRED; /* run by tcp_release_cb */
         SIM_EVENT(tcp_host(tp), LOG_TIMER, cpu, &tp->sk, "write_timer_deferred", "owner=%s pending=%u",
                   tp->sk.owner->name, tp->icsk_pending);
@@ -222,11 +231,24 @@ static bool tcp_write_timer_run(SoftirqWork *w, Cpu *cpu)
 static bool tcp_delack_timer_run(SoftirqWork *w, Cpu *cpu)
 {
     TcpSock *tp = w->ctx;
+    TimerOwnedPolicy owned = tcp_stack(tp)->timer_owned;
     tcp_charge(tp, cpu, COST_TCP_TIMER);
-    /* 6.x: no ACK owed (lazily cleared) and none compressed -> return without the socket lock */
-    if (!(tp->ack.pending & ICSK_ACK_TIMER) && !tp->compressed_ack)
+    /* 6.x: no ACK owed (lazily cleared) and none compressed -> return without the socket lock.
+     * Before, the owner test came first: a lazily cleared timer firing while the socket was
+     * owned still counted DelayedACKLocked (and, before 3.6, re-armed). */
+    if (owned == TIMER_OWNED_RELEASE_CB && !(tp->ack.pending & ICSK_ACK_TIMER) && !tp->compressed_ack)
         return false;
-    if (sock_owned_by_user(&tp->sk)) {
+    if (sock_owned_by_user(&tp->sk) && owned == TIMER_OWNED_RETRY) {
+        /* 2.6-3.5 tcp_delack_timer: "Try again later": blocked, DelayedACKLocked, and the timer
+         * re-armed TCP_DELACK_MIN from now (ack.timeout unchanged) */
+        tp->ack.blocked = 1;
+        tcp_count(tp, CTR_TcpExtDelayedACKLocked, 1);
+        tcp_sk_reset_timer(tp, &tp->delack_timer, tcp_jiffies(tp) + tcp_ato_min(tp), cpu);
+        SIM_LOG(tcp_host(tp), LOG_TIMER, cpu, "delack_timer_retry", "sk=%u owner=%s", tp->sk.port,
+                tp->sk.owner->name);
+    } else if (sock_owned_by_user(&tp->sk)) {
+        if (owned == TIMER_OWNED_RELEASE_CB_BLOCKED)
+            tp->ack.blocked = 1; /* 3.6-5.9 tcp_delack_timer */
         tcp_count(tp, CTR_TcpExtDelayedACKLocked, 1);
         tp->tsq_flags |= TCPF_DELACK_TIMER_DEFERRED;
         SIM_LOG(tcp_host(tp), LOG_TIMER, cpu, "delack_timer_deferred", "sk=%u owner=%s", tp->sk.port,

@@ -21,6 +21,7 @@ G_STATIC_ASSERT(sizeof(BacklogLimitPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(SoftirqLimit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PrequeueDelackPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PrequeueLimit) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TimerOwnedPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(SchedPolicy) == sizeof(int));
 G_STATIC_ASSERT(sizeof(PreemptModel) == sizeof(int));
 G_STATIC_ASSERT(sizeof(CongControl) == sizeof(int));
@@ -38,6 +39,7 @@ static const char *const backlog_limit_choices[] = {"rcvbuf", "rcvbuf+sndbuf", "
 static const char *const delack_choices[] = {"rto_min_3_4", "min_ato", NULL};
 static const char *const prequeue_limit_choices[] = {"4.x", "3.x", NULL};
 static const char *const wheel_choices[] = {"4.8", "cascade", NULL};
+static const char *const timer_owned_choices[] = {"5.10", "3.6", "2.6", NULL};
 static const char *const softirq_limit_choices[] = {"3.9", "restarts", NULL};
 static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
@@ -64,6 +66,8 @@ G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
 G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(PREQUEUE_LIMIT_4X == 0 && PREQUEUE_LIMIT_3X == 1);
+G_STATIC_ASSERT(TIMER_OWNED_RELEASE_CB == 0 && TIMER_OWNED_RELEASE_CB_BLOCKED == 1 &&
+                TIMER_OWNED_RETRY == 2);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
                 PREEMPT_FULL == 2 && CC_RENO == 1 && WORKLOAD_RR == 1);
 
@@ -161,6 +165,16 @@ static const ConfKey table[] = {
              "fires early: the tick of J + 1, i.e. N to N + 1 jiffies after arming N ahead, timers "
              "63+ jiffies ahead rounded up to 8, 64, 512... jiffies); cascade = the wheel of "
              "2.6-4.7 (the tick of J itself, N - 1 to N jiffies)."),
+    ENUM_ROW(CONF_SEC_STACK, StackConf, "timer.owned", timer_owned, "5.10", timer_owned_choices,
+             NULL,
+             "A TCP timer (delayed ACK, RTO/probe) that fires while the owner holds the socket: "
+             "5.10 = its work is deferred to tcp_release_cb (6f458dfb4092, 3.6), and a delayed-ACK "
+             "timer with no ACK timer pending returns before the lock (6.x); 3.6 = deferred too, "
+             "and the delayed-ACK timer sets icsk_ack.blocked, which makes tcp_send_delayed_ack and "
+             "tcp_cleanup_rbuf ACK at once until an ACK goes (3.6-5.9; removed by \"inet: remove "
+             "icsk_ack.blocked\", 5.10); 2.6 = 2.6-3.5 tcp_timer.c: the delayed-ACK timer sets "
+             "blocked, counts DelayedACKLocked and re-arms TCP_DELACK_MIN (HZ/25) later, the write "
+             "timer re-arms HZ/20 later."),
     ENUM_ROW(CONF_SEC_STACK, StackConf, "softirq.limit", softirq_limit, "3.9", softirq_limit_choices,
              NULL,
              "When __do_softirq() stops restarting and leaves the rest to ksoftirqd: 3.9 = after "

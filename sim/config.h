@@ -47,6 +47,16 @@ typedef enum {
     SOFTIRQ_LIMIT_RESTARTS, /* 2.6-3.8: restart while softirqs are pending, up to 10 times */
 } SoftirqLimit;
 
+/* What a TCP timer that fires while the owner holds the socket does (notes A.10, B.5). */
+typedef enum {
+    TIMER_OWNED_RELEASE_CB,         /* 5.10+: defer to tcp_release_cb (6f458dfb4092, 3.6); no
+                                     * icsk_ack.blocked ("inet: remove icsk_ack.blocked",
+                                     * net-next Sept 2020, 5.10) */
+    TIMER_OWNED_RELEASE_CB_BLOCKED, /* 3.6-5.9: defer, and the delayed-ACK timer sets blocked */
+    TIMER_OWNED_RETRY,              /* 2.6-3.5 tcp_timer.c: the delayed-ACK timer sets blocked and
+                                     * retries TCP_DELACK_MIN later, the write timer HZ/20 later */
+} TimerOwnedPolicy;
+
 typedef struct StackConf {
     uint32_t release_sock_resched_every; /* stack.release_sock.resched_every */
     uint32_t sendmsg_flush_backlog_every; /* stack.sendmsg.flush_backlog_every */
@@ -58,6 +68,7 @@ typedef struct StackConf {
     PrequeueLimit prequeue_limit;         /* stack.prequeue.limit */
     uint32_t timer_slack_jiffies;         /* stack.timer.slack: 0 = exact mod_timer */
     KTimerWheel timer_wheel;              /* stack.timer.wheel */
+    TimerOwnedPolicy timer_owned;         /* stack.timer.owned */
     bool recvmsg_cleanup_before_flush;    /* stack.recvmsg.cleanup_before_flush (< 5.17) */
     SoftirqLimit softirq_limit;           /* stack.softirq.limit */
     bool softirq_defer_to_ksoftirqd;      /* stack.softirq.defer_to_ksoftirqd (4.9-6.4) */

@@ -317,6 +317,82 @@ static void test_delack_deferred_while_owned(void)
     th_free(tb);
 }
 
+/* The same firing before 3.6 (stack.timer.owned 2.6, 2.6-3.5 tcp_delack_timer): the socket being
+ * owned, the timer sets icsk_ack.blocked, counts DelayedACKLocked and re-arms TCP_DELACK_MIN =
+ * 40 jiffies on (jiffy 60 -> 100); nothing is deferred, so the release sends nothing. At jiffy
+ * 100 the handler finds the ACK due (ack.timeout 60) and sends it; the ACK clears blocked
+ * (inet_csk_clear_xmit_timer). */
+static void test_delack_retry_while_owned_2_6(void)
+{
+    TcpBench *tb = bench();
+    tb->stack.timer_owned = TIMER_OWNED_RETRY;
+    use_up_quickacks(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    send_and_deliver(tb, 100); /* delayed ACK due at jiffy 60 */
+    Sock *sk = tcp_sk(tb->b);
+    sk->owned = true;
+    th_run_to(tb, 99 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKLocked), ==, 1);
+    g_assert_false(tb->b->tsq_flags & TCPF_DELACK_TIMER_DEFERRED);
+    g_assert_cmpuint(tb->b->ack.blocked, ==, 1);
+    g_assert_true(ktimer_pending(&tb->b->delack_timer));
+    g_assert_cmpuint(tb->b->delack_timer.expires, ==, 100);
+    sk->owned = false;
+    sk->ops->release_cb(sk, NULL);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    th_run_to(tb, 100 * SIM_MS);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKs), ==, 1);
+    g_assert_cmpuint(tb->b->ack.blocked, ==, 0);
+    th_free(tb);
+}
+
+/* icsk_ack.blocked (2.6-5.9): after a delayed-ACK timer found the socket owned, the owner's
+ * tcp_cleanup_rbuf ACKs at once even with nothing copied ("Delayed ACKs frequently hit locked
+ * sockets during bulk receive"); 5.10+ has no such flag and waits for tcp_release_cb. Returns
+ * the ACKs sent by tcp_cleanup_rbuf(copied = 0) right after the locked firing at jiffy 60. */
+static uint32_t acks_on_cleanup_after_locked_delack(TimerOwnedPolicy owned)
+{
+    TcpBench *tb = bench();
+    tb->stack.timer_owned = owned;
+    use_up_quickacks(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    send_and_deliver(tb, 100);
+    tcp_sk(tb->b)->owned = true;
+    th_run_to(tb, 70 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtDelayedACKLocked), ==, 1);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+    tcp_cleanup_rbuf(tb->b, 0, NULL); /* recvmsg before it sleeps */
+    uint32_t n = th_pending(tb, 1);
+    tcp_sk(tb->b)->owned = false;
+    th_free(tb);
+    return n;
+}
+
+static void test_delack_blocked_acks_on_cleanup(void)
+{
+    g_assert_cmpuint(acks_on_cleanup_after_locked_delack(TIMER_OWNED_RELEASE_CB), ==, 0);
+    g_assert_cmpuint(acks_on_cleanup_after_locked_delack(TIMER_OWNED_RELEASE_CB_BLOCKED), ==, 1);
+    g_assert_cmpuint(acks_on_cleanup_after_locked_delack(TIMER_OWNED_RETRY), ==, 1);
+}
+
+/* ... and tcp_send_delayed_ack with a delayed ACK armed sends at once while blocked, though the
+ * armed deadline is far (2.6-5.9: "If delack timer was blocked or is about to expire"). */
+static void test_delack_blocked_send_delayed_ack(void)
+{
+    for (int blocked = 0; blocked < 2; blocked++) {
+        TcpBench *tb = bench();
+        use_up_quickacks(tb);
+        th_run_to(tb, 20 * SIM_MS);
+        send_and_deliver(tb, 100); /* armed for jiffy 60 */
+        g_assert_cmpuint(th_pending(tb, 1), ==, 0);
+        tb->b->ack.blocked = (uint8_t)blocked;
+        tcp_send_delayed_ack(tb->b, NULL); /* jiffy 20: 60 is not within ato/4 = 10 */
+        g_assert_cmpuint(th_pending(tb, 1), ==, (uint32_t)blocked);
+        th_free(tb);
+    }
+}
+
 /* At 30 ms, with b's socket owned, three 2-MSS segments go to its backlog handler (each
  * followed by b's window when sel is given); then the owner releases (tcp_release_cb). Counts the
  * ACKs b sent while owned and at the release. */
@@ -658,6 +734,9 @@ int main(int argc, char **argv)
                     test_sack_compression_deferred_while_owned);
     g_test_add_func("/tcp/ack/dsack-duplicate", test_dsack_for_duplicate);
     g_test_add_func("/tcp/ack/delack-deferred-owned", test_delack_deferred_while_owned);
+    g_test_add_func("/tcp/ack/delack-retry-owned-2.6", test_delack_retry_while_owned_2_6);
+    g_test_add_func("/tcp/ack/delack-blocked-cleanup", test_delack_blocked_acks_on_cleanup);
+    g_test_add_func("/tcp/ack/delack-blocked-send-delayed", test_delack_blocked_send_delayed_ack);
     g_test_add_func("/tcp/ack/backlog-ack-defer", test_backlog_ack_defer);
     g_test_add_func("/tcp/ack/quickack-route", test_quickack_route);
     return g_test_run();

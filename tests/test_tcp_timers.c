@@ -109,6 +109,51 @@ static void test_pto_several_packets(void)
     th_free(tb);
 }
 
+/* An RTO that fires while the sender's owner holds the socket (due at 230 ms, owned from 225 to
+ * 250 ms). 2.6-3.5 tcp_write_timer (stack.timer.owned 2.6): "Try again later" - the timer is
+ * re-armed HZ/20 = 50 jiffies on, icsk_pending/icsk_timeout untouched, and the release does
+ * nothing; at 280 ms the handler finds the RTO due and retransmits. 3.6+ (5.10): the work is
+ * deferred and tcp_release_cb runs it at the release, 250 ms. */
+static uint64_t rto_while_owned(TimerOwnedPolicy owned)
+{
+    TcpBench *tb = bench(false);
+    tb->stack.timer_owned = owned;
+    exchange_10ms(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_drop(tb, 0);
+    th_run_to(tb, 225 * SIM_MS);
+    Sock *sk = tcp_sk(tb->a);
+    sk->owned = true;
+    th_run_to(tb, 230 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 0);
+    g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_RETRANS);
+    g_assert_cmpuint(tb->a->icsk_timeout, ==, 230);
+    bool deferred = tb->a->tsq_flags & TCPF_WRITE_TIMER_DEFERRED;
+    g_assert_true(deferred == (owned != TIMER_OWNED_RETRY));
+    if (owned == TIMER_OWNED_RETRY) {
+        g_assert_true(ktimer_pending(&tb->a->rtx_timer));
+        g_assert_cmpuint(tb->a->rtx_timer.expires, ==, 280);
+    }
+    th_run_to(tb, 250 * SIM_MS);
+    sk->owned = false;
+    sk->ops->release_cb(sk, NULL);
+    uint64_t at_release = th_ctr(tb, 0, CTR_TcpExtTCPTimeouts);
+    th_run_to(tb, 280 * SIM_MS - 1);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, at_release);
+    th_run_to(tb, 280 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, 1);
+    th_free(tb);
+    return at_release;
+}
+
+static void test_rto_while_owned_era(void)
+{
+    g_assert_cmpuint(rto_while_owned(TIMER_OWNED_RELEASE_CB), ==, 1);
+    g_assert_cmpuint(rto_while_owned(TIMER_OWNED_RELEASE_CB_BLOCKED), ==, 1);
+    g_assert_cmpuint(rto_while_owned(TIMER_OWNED_RETRY), ==, 0);
+}
+
 /* With one packet out the PTO is clipped to the RTO when 2 srtt + rto_min is later:
  * srtt 10 ms, rttvar 200 ms: PTO 20 + 200 = 220 ms > RTO 210 ms -> armed for 210. */
 static void test_pto_clipped_by_rto(void)
@@ -489,6 +534,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/timers/rto-backoff", test_rto_and_backoff);
+    g_test_add_func("/tcp/timers/rto-while-owned-era", test_rto_while_owned_era);
     g_test_add_func("/tcp/timers/pto-one-packet", test_pto_one_packet);
     g_test_add_func("/tcp/timers/pto-several-packets", test_pto_several_packets);
     g_test_add_func("/tcp/timers/pto-clipped-by-rto", test_pto_clipped_by_rto);
