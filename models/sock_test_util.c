@@ -44,6 +44,7 @@ static void tcp_defaults(TcpConf *t)
         .max_backlog = 1000,
         .window_counts_backlog = true,
         .tso_half_cwnd = true,        /* hosts.H.tcp.tso_half_cwnd (2015+) */
+        .ack_rcvlowat = true,         /* hosts.H.tcp.ack_rcvlowat (4.18+) */
     };
 }
 

@@ -902,14 +902,14 @@ void tcp_store_ts_recent_if(TcpSock *tp, uint64_t seq)
 
 /* ---- ACK decisions ---- */
 
-/* __tcp_ack_snd_check (T.A.6, 4.18+). Only the ACK the first test asks for is deferred while the
+/* __tcp_ack_snd_check (T.A.6, 4.18+; the SO_RCVLOWAT test is tcp.ack_rcvlowat). Only the ACK the first test asks for is deferred while the
  * socket is owned (6.7+); with data out of order the kernel's path jumps to send_now past that
  * check, so a SACK leaves at once unless SACK compression holds it (tcp_sack_compress_hold). */
 void __tcp_ack_snd_check(TcpSock *tp, bool ofo_possible, Cpu *cpu)
 {
+    bool below_lowat = tcp_conf(tp)->ack_rcvlowat && tp->rcv_nxt == tp->copied_seq; /* 4.18+ */
     bool now = (tp->rcv_nxt - tp->rcv_wup > tp->ack.rcv_mss &&
-                (tp->rcv_nxt == tp->copied_seq /* below SO_RCVLOWAT (1) */ ||
-                 __tcp_select_window(tp) >= tp->rcv_wnd)) ||
+                (below_lowat /* SO_RCVLOWAT 1 */ || __tcp_select_window(tp) >= tp->rcv_wnd)) ||
                tcp_in_quickack_mode(tp) || (tp->ack.pending & ICSK_ACK_NOW);
     if (now && sock_owned_by_user(&tp->sk) && tcp_stack(tp)->backlog_ack_defer) {
         tp->tsq_flags |= TCPF_ACK_DEFERRED; /* 6.7+: one ACK from tcp_release_cb */

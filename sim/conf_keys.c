@@ -301,6 +301,13 @@ static const ConfKey table[] = {
          "counting to count actual ACKs of new data\", 059217c18be6, 6.6). false = kernels "
          "before it: every segment carrying an ACK, data included, used up tcp_skb_pcount of "
          "them, so one TSO skb of 16 segments or more ended quick-ACK mode."),
+    HOST("tcp", "tcp.ack_rcvlowat", CONF_T_BOOL, tcp.ack_rcvlowat, "true", NULL, NULL,
+         "__tcp_ack_snd_check sends the every-2-MSS ACK at once also when the unread data is "
+         "below SO_RCVLOWAT (rcv_nxt - copied_seq < 1: all read), not only when the window's "
+         "right edge would not move back (\"tcp: fix delayed acks behavior for SO_RCVLOWAT\", "
+         "4.18). false = kernels before it (2.6-4.17; 4.11 tcp_input.c has only the window "
+         "test), where a reader that has read everything still waits for tcp_cleanup_rbuf or "
+         "the timer when the window would shrink."),
     HOST("tcp", "tcp.push_full_mss", CONF_T_BOOL, tcp.push_full_mss, "true", NULL, NULL,
          "A data segment of rcv_mss or more with PSH set marks ICSK_ACK_PUSHED in "
          "tcp_measure_rcv_mss, so a reader that empties its receive queue while not in "

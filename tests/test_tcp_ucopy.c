@@ -95,6 +95,45 @@ static void test_direct_copy_acks_every_second_segment(void)
     th_free(tb);
 }
 
+/* The reader has read everything (direct copy), but the application has just clamped the window
+ * (setsockopt TCP_WINDOW_CLAMP 32768: window_clamp and rcv_ssthresh 32768, so tcp_grow_window
+ * has no room and gives no quick ACK): __tcp_select_window() = min(win(131072) = 65536,
+ * rcv_ssthresh 32768) = 32768 < rcv_wnd 64256, so the window test of
+ * __tcp_ack_snd_check fails after the second segment. 4.18+ (tcp.ack_rcvlowat) still ACKs at
+ * once: nothing is unread, below SO_RCVLOWAT (1). 2.6-4.17 had only the window test: the ACK is
+ * delayed and tcp_cleanup_rbuf sends it at the end of the read (2896 > rcv_mss). Returns the
+ * ACKs sent before the read ends. */
+static uint32_t acks_with_shrunk_ssthresh(bool ack_rcvlowat)
+{
+    TcpBench *tb = bench_after_warm_up();
+    tb->stack.prequeue_enabled = true;
+    tb->conf[1].tcp.ack_rcvlowat = ack_rcvlowat;
+    tb->b->window_clamp = 32768;
+    tb->b->rcv_ssthresh = 32768;
+    TcpCall c;
+    tcp_call_init(&c, 65536, 1);
+    Task reader = { 0 };
+    uint64_t start = tb->b->rcv_nxt;
+    two_segments_in_owner_context(tb, &c, &reader);
+    g_assert_cmpuint(tb->b->copied_seq, ==, start + 2u * SEG);
+    g_assert_cmpuint(__tcp_select_window(tb->b), ==, 32768u);
+    uint32_t before_read = th_pending(tb, 1);
+    tcp_cleanup_rbuf(tb->b, c.done, NULL); /* the end of tcp_recvmsg */
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1); /* one ACK either way */
+    Skb *ack = th_take(tb, 1);
+    g_assert_cmpuint(ack->ack_seq, ==, start + 2u * SEG);
+    skb_free(tb->host[1].pool, ack);
+    release(tb);
+    th_free(tb);
+    return before_read;
+}
+
+static void test_ack_rcvlowat_era(void)
+{
+    g_assert_cmpuint(acks_with_shrunk_ssthresh(true), ==, 1);
+    g_assert_cmpuint(acks_with_shrunk_ssthresh(false), ==, 0);
+}
+
 static void test_queued_data_delays_the_ack_to_the_read(void)
 {
     TcpBench *tb = bench_after_warm_up();
@@ -239,6 +278,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ucopy/queued-data-delays-the-ack-to-the-read",
                     test_queued_data_delays_the_ack_to_the_read);
     g_test_add_func("/tcp/ucopy/direct-copy-needs-room", test_direct_copy_needs_room);
+    g_test_add_func("/tcp/ucopy/ack-rcvlowat-era", test_ack_rcvlowat_era);
     g_test_add_func("/tcp/ucopy/direct-copy-measures", test_direct_copy_measures);
     g_test_add_func("/tcp/ucopy/slow-path-copies-to-the-reader", test_slow_path_copies_to_the_reader);
     g_test_add_func("/tcp/ucopy/slow-path-copies-a-partial-chunk", test_slow_path_copies_a_partial_chunk);
