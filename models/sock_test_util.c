@@ -45,6 +45,7 @@ static void tcp_defaults(TcpConf *t)
         .window_counts_backlog = true,
         .tso_half_cwnd = true,        /* hosts.H.tcp.tso_half_cwnd (2015+) */
         .ack_rcvlowat = true,         /* hosts.H.tcp.ack_rcvlowat (4.18+) */
+        .gap_fill_ack_now = true,     /* hosts.H.tcp.gap_fill_ack_now (4.18+ copies) */
     };
 }
 

@@ -836,8 +836,10 @@ static void tcp_data_queue_in_order(TcpSock *tp, Skb *skb, Cpu *cpu)
     tcp_event_data_recv(tp, skb);
     if (!skb_queue_empty(&tp->ofo_queue)) {
         tcp_ofo_queue(tp);
-        if (skb_queue_empty(&tp->ofo_queue))
+        if (skb_queue_empty(&tp->ofo_queue) && tcp_conf(tp)->gap_fill_ack_now)
             tp->ack.pending |= ICSK_ACK_NOW; /* RFC 5681 4.2: a gap was filled */
+        else if (skb_queue_empty(&tp->ofo_queue))
+            tp->ack.pingpong = 0; /* 2.6-3.x: leave ping-pong, so quick ACKs may apply */
     }
     if (tp->num_sacks)
         tcp_sack_remove(tp);

@@ -308,6 +308,12 @@ static const ConfKey table[] = {
          "4.18). false = kernels before it (2.6-4.17; 4.11 tcp_input.c has only the window "
          "test), where a reader that has read everything still waits for tcp_cleanup_rbuf or "
          "the timer when the window would shrink."),
+    HOST("tcp", "tcp.gap_fill_ack_now", CONF_T_BOOL, tcp.gap_fill_ack_now, "true", NULL, NULL,
+         "When in-order data empties the out-of-order queue (a hole filled), tcp_data_queue sets "
+         "ICSK_ACK_NOW and the ACK leaves at once (RFC 5681 4.2; 4.18+ copies). false = 2.6-3.x "
+         "(tcp_input.c, \"RFC2581. 4.2\" comment): it only leaves ping-pong mode, so the ACK "
+         "is immediate only with quick-ACK credit left or by the 2-MSS rule's window test, else "
+         "delayed. (Which release changed it, between 4.9 and 4.18, is not identified.)"),
     HOST("tcp", "tcp.push_full_mss", CONF_T_BOOL, tcp.push_full_mss, "true", NULL, NULL,
          "A data segment of rcv_mss or more with PSH set marks ICSK_ACK_PUSHED in "
          "tcp_measure_rcv_mss, so a reader that empties its receive queue while not in "

@@ -199,6 +199,7 @@ typedef struct TcpConf {
     bool quickack_per_ack;     /* hosts.H.tcp.quickack_per_ack: 6.6+ quick-ACK counting */
     bool push_full_mss;        /* hosts.H.tcp.push_full_mss: full-sized PSH data sets PUSHED (6.6+) */
     bool ack_rcvlowat;         /* hosts.H.tcp.ack_rcvlowat: the 2-MSS ACK also below SO_RCVLOWAT (4.18+) */
+    bool gap_fill_ack_now;     /* hosts.H.tcp.gap_fill_ack_now: ICSK_ACK_NOW when a hole fills */
     bool autocorking;          /* hosts.H.tcp.autocorking: net.ipv4.tcp_autocorking (3.14+) */
     bool moderate_cwnd;        /* hosts.H.tcp.moderate_cwnd: <= 4.x tcp_moderate_cwnd() */
     bool tso_half_cwnd;        /* hosts.H.tcp.tso_half_cwnd: a TSO skb takes <= cwnd/2 (2015+) */

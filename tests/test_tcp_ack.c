@@ -231,6 +231,42 @@ static void test_ofo_immediate_ack(void)
     th_free(tb);
 }
 
+/* A hole filled while the reader is not reading. The out-of-order segment is SACKed at once
+ * (rcv_wnd then reflects the one skb charged); the segment filling the hole doubles rmem, so
+ * __tcp_select_window() falls below rcv_wnd and the 2-MSS rule's window test fails. 4.18+
+ * (tcp.gap_fill_ack_now): ICSK_ACK_NOW sends the ACK anyway. 2.6-3.x: the fill only leaves
+ * ping-pong mode (b never was in it) and, the quick ACKs used up, the ACK is delayed (timer
+ * armed). Returns the ACKs sent for the fill. */
+static uint32_t acks_for_gap_fill(bool now)
+{
+    TcpBench *tb = bench();
+    tb->conf[1].tcp.gap_fill_ack_now = now;
+    use_up_quickacks(tb);
+    th_run_to(tb, 30 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    Skb *first = th_take(tb, 0);
+    th_deliver(tb, 0); /* the second arrives first: SACKed */
+    g_assert_cmpuint(th_pending(tb, 1), ==, 1);
+    skb_free(tb->host[1].pool, th_take(tb, 1));
+    th_deliver_skb(tb, 0, first);
+    g_assert_cmpuint(tb->b->rcv_queue.qlen, ==, 2);
+    g_assert_cmpuint(tb->b->ack.quick, ==, 0);
+    uint32_t n = th_pending(tb, 1);
+    if (!n) { /* (an ACK sent would have moved rcv_wnd) */
+        g_assert_cmpuint(__tcp_select_window(tb->b), <, tb->b->rcv_wnd);
+        g_assert_true(tb->b->ack.pending & ICSK_ACK_TIMER);
+    }
+    th_free(tb);
+    return n;
+}
+
+static void test_gap_fill_ack_era(void)
+{
+    g_assert_cmpuint(acks_for_gap_fill(true), ==, 1);
+    g_assert_cmpuint(acks_for_gap_fill(false), ==, 0);
+}
+
 /* The same hole while the receiver owns its socket, with 6.7's ACK deferral on: the SACK for the
  * out-of-order segment still leaves as the segment is processed from the backlog, because
  * __tcp_ack_snd_check's out-of-order path jumps to send_now past the deferral. The segment that
@@ -723,6 +759,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/full-mss-push-acked-on-read", test_full_mss_push_acked_on_read);
     g_test_add_func("/tcp/ack/full-mss-push-pingpong-waits", test_full_mss_push_pingpong_waits);
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
+    g_test_add_func("/tcp/ack/gap-fill-era", test_gap_fill_ack_era);
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
     g_test_add_func("/tcp/ack/ofo-overlaps-dsacked", test_ofo_overlaps_dsacked);
     g_test_add_func("/tcp/ack/delack-capped-by-rto-min", test_delack_capped_by_rto_min);
