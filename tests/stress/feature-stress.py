@@ -64,7 +64,12 @@ def stack_block(r):
             "  recvmsg:", f"    cleanup_before_flush: {flag(r, .4)}",
             "  prequeue:", f"    enabled: {flag(r, .4)}",
             f"    delack: {r.choice(['rto_min_3_4', 'min_ato'])}",
-            "  timer:", f"    slack: {r.choice([0, 0, 0, 1, 5])}"]
+            f"    limit: {r.choice(['4.x', '3.x'])}",
+            "  timer:", f"    slack: {r.choice([0, 0, 0, 1, 5])}",
+            f"    owned: {r.choice(['5.10', '3.6', '2.6'])}",
+            f"    wheel: {r.choice(['4.8', 'cascade'])}",
+            "  softirq:", f"    limit: {r.choice(['3.9', 'restarts'])}",
+            f"    defer_to_ksoftirqd: {flag(r, .3)}"]
 
 
 def sched_lines(r):
@@ -133,7 +138,8 @@ def tcp_lines(r):
                   f"      sndbuf_autotune: {flag(r, .7)}",
                   f"      slow_start_after_idle: {flag(r, .7)}",
                   f"      ofo_grows_window: {flag(r, .7)}",
-                  f"      rcvq_space_init: {r.choice(['init_cwnd', 'rcv_wnd'])}"]
+                  f"      rcvq_space_init: {r.choice(['init_cwnd', 'rcv_wnd'])}",
+                  f"      ack_rcvlowat: {flag(r, .5)}", f"      gap_fill_ack_now: {flag(r, .5)}"]
     if r.random() < 0.3:
         lines += [f"      netdev_budget: {r.choice([1, 8, 300])}",
                   f"      netdev_budget_usecs: {r.choice(['1us', '100us', '2000us'])}",
