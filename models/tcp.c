@@ -141,8 +141,19 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
     const TcpConf *c = tcp_conf(tp);
     /* IPv4 + TCP headers; ipv4_default_advmss caps it at IPV4_MAX_PMTU (65535) - 40, as the
      * IPv4 total length is 16 bits: lo's MTU 65536 gives 65495 (net/ipv4/route.c) */
-    tp->advmss = (mtu < 65535u ? mtu : 65535u) - 40;
-    tp->mss_pmtu = tp->mss_cache = tp->advmss - (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
+    uint32_t mss = (mtu < 65535u ? mtu : 65535u) - 40;
+    /* With timestamps negotiated every segment carries the 12-byte aligned option, and Linux
+     * takes it off the receive-side MSS too (the SYN still advertised mtu - 40): tp->advmss -=
+     * TCPOLEN_TSTAMP_ALIGNED in tcp_rcv_synsent_state_process (active side) and in the
+     * TCP_SYN_RECV case of tcp_rcv_state_process (passive side), net/ipv4/tcp_input.c, 2.6
+     * onwards (the passive side's is in 2.6.12). Both come before tcp_initialize_rcv_mss; the
+     * active side's also before tcp_init_transfer -> tcp_init_buffer_space, and the passive
+     * side's too since cd171461b90a (6.16; in the 5.10+ stable trees in June 2025), so
+     * rcvq_space, rcv_ssthresh growth and autotuning all see 1448 over a 1500 MTU and 65483
+     * over lo. Before cd171461b90a the passive side's rcvq_space was 10 x (advmss + 12): not
+     * modelled. */
+    tp->advmss = mss - (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
+    tp->mss_pmtu = tp->mss_cache = tp->advmss; /* tcp_sync_mss: the PMTU's MSS less the option */
     tp->gso_ok = gso;
     tp->snd_una = tp->snd_nxt = tp->write_seq = tp->pushed_seq = tp->snd_sml = isn + 1;
     tp->snd_cwnd = tcp_era_init_cwnd(tp); /* tcp_init_metrics: tcp_init_cwnd() */
@@ -546,6 +557,7 @@ TcpInfo tcp_get_info(const TcpSock *tp)
         .rcv_wscale = tp->rcv_wscale,
         .snd_wscale = tp->snd_wscale,
         .advmss = tp->advmss,
+        .syn_mss = tp->advmss + (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0),
         .ts_ok = tp->ts_ok,
         .sack_ok = tp->sack_ok,
     };

@@ -91,7 +91,9 @@ typedef struct TcpInfo {
     uint64_t backlog_len;      /* receiver: truesize bytes in its socket backlog */
     uint8_t rcv_wscale;        /* window scale it applies to its own advertised window */
     uint8_t snd_wscale;        /* the peer's (applied to the windows it receives) */
-    uint32_t advmss;           /* the MSS its SYN advertised */
+    uint32_t advmss;           /* tcpi_advmss: the receive MSS, less the timestamp option */
+    uint32_t syn_mss;          /* the MSS option its SYN carried (advmss before the option
+                                * came off: tcp_advertise_mss / dst_metric_advmss) */
     bool ts_ok, sack_ok;       /* options the handshake agreed */
 } TcpInfo;
 TcpInfo tcp_get_info(const TcpSock *tp);

@@ -190,7 +190,7 @@ static PcapEndpoint pcap_end(TcpSock *tp)
     const Sock *sk = tcp_sk(tp);
     TcpInfo ti = tcp_get_info(tp);
     return (PcapEndpoint){ .host = sk->host->id, .port = sk->port, .wscale = ti.rcv_wscale,
-                           .mss = (uint16_t)MIN(ti.advmss, 65535u) };
+                           .mss = (uint16_t)MIN(ti.syn_mss, 65535u) };
 }
 
 /* Does a capture on dev (of host h) see the connection between hosts a and b? */

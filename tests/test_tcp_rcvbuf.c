@@ -11,11 +11,14 @@
  * within one instant would give a 1 us sample). At 11 ms (>= 4.5 ms after the last measurement
  * at 0) tcp_rcv_space_adjust compares copied 57920 with space. Until 4.19 space starts at the
  * first window, 65535: nothing grows. From 4.20 (tcp_init_buffer_space: min3(rcv_ssthresh,
- * rcv_wnd, 10 x advmss)) it starts at 14600:
- *   rcvwin = 2 x 57920 + 16 x advmss 1460 = 139200
- *   grow   = 139200 x (57920 - 14600) / 14600 = 413023 (integer: 6030144000 / 14600)
- *   rcvwin += 2 x grow -> 965246; rcvbuf = 2 x rcvwin (adv_win_scale 1) = 1930492 < 6 MiB
- *   window_clamp = win_from_space(1930492) = 965246; space = 57920. */
+ * rcv_wnd, 10 x advmss)) it starts at 10 x 1448 = 14480 (advmss is 1500 - 40 less the 12-byte
+ * timestamp option, taken off when timestamps are negotiated: tcp_rcv_synsent_state_process /
+ * tcp_rcv_state_process):
+ *   rcvwin = 2 x 57920 + 16 x advmss 1448 = 139008
+ *   grow   = 139008 x (57920 - 14480) / 14480 = 417024 (exact: the reader took 4 x space,
+ *            the 40 MSS being 4 x the 10 MSS of space)
+ *   rcvwin += 2 x grow -> 973056; rcvbuf = 2 x rcvwin (adv_win_scale 1) = 1946112 < 6 MiB
+ *   window_clamp = win_from_space(1946112) = 973056; space = 57920. */
 static void rcvbuf_autotune(TcpRcvqSpaceInit init, TcpRcvAutotune mode, uint32_t space0,
                             uint32_t rcvbuf, uint32_t clamp, uint32_t space1)
 {
@@ -54,22 +57,22 @@ static void rcvbuf_autotune(TcpRcvqSpaceInit init, TcpRcvAutotune mode, uint32_t
 static void test_rcvbuf_autotune(void)
 {
     rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_LEGACY, 65535, 131072, 65536, 65535);
-    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, TCP_RCV_AUTOTUNE_LEGACY, 14600, 1930492, 965246,
+    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, TCP_RCV_AUTOTUNE_LEGACY, 14480, 1946112, 973056,
                     57920);
 }
 
 /* 2.6.x-3.12 (hosts.H.tcp.rcv_autotune 3.x; 3.4 tcp_rcv_space_adjust): the reader's 57920
  * bytes in an RTT are doubled and compared with space (the first window, 65535):
  *   space = max(65535, 2 x 57920) = 115840 -> it grew: window_clamp = 115840 and
- *   rcvbuf = 115840 / advmss 1460 = 79 segments x rcvmem, where rcvmem =
- *   SKB_TRUESIZE(1460 + MAX_TCP_HEADER 320) = 2356 is raised by 128 until its advertised share
- *   covers an MSS (adv_win_scale 1: 1178, 1242, 1306, 1370, 1434, then 1498 at 2996):
- *   79 x 2996 = 236684.
+ *   rcvbuf = 115840 / advmss 1448 (timestamps on) = 80 segments x rcvmem, where rcvmem =
+ *   SKB_TRUESIZE(1448 + MAX_TCP_HEADER 320) = 1768 + 576 = 2344 is raised by 128 until its
+ *   advertised share covers an MSS (adv_win_scale 1: 1172, 1236, 1300, 1364, 1428, then 1492
+ *   at 2984): 80 x 2984 = 238720.
  * 3.13+ compares the 57920 bytes themselves with 65535 and grows nothing (the legacy row above),
  * so a flow that a 64 KB window holds back never opens it. */
 static void test_rcvbuf_autotune_3x(void)
 {
-    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_3X, 65535, 236684, 115840, 115840);
+    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_3X, 65535, 238720, 115840, 115840);
 }
 
 /* Autotuning off (hosts.H.tcp.rcvbuf_autotune: false, a locked SO_RCVBUF): nothing grows. */
@@ -247,11 +250,11 @@ static void test_usec_ts_rtt_fallback(void)
 }
 
 /* The first adjustment at 1.2 ms (>= 200 us after the start of the measure at 0): copied = 81
- * MSS = 117288 > space 14600 (10 x advmss, 4.20+), nothing unread (adv_win_scale 1: rcvbuf =
- * 2 x window).
+ * MSS = 117288 > space 14480 (10 x advmss 1448 - timestamps on - 4.20+), nothing unread
+ * (adv_win_scale 1: rcvbuf = 2 x window).
  *   6.16: rcvwin = 2 x 117288 = 234576 -> rcvbuf 469152, window_clamp 234576;
- *   6.18: + 2 x (234576 x (117288 - 14600) / 14600 = 1649839) -> rcvwin 3534254, rcvbuf
- *   7068508, capped at tcp_rmem[2] 6 MiB = 6291456.
+ *   6.18: + 2 x (234576 x (117288 - 14480) / 14480 = 1665489) -> rcvwin 3565554, rcvbuf
+ *   7131108, capped at tcp_rmem[2] 6 MiB = 6291456.
  * Then at 1.5 ms a sends 120 MSS that b reads and 100 more that stay unread: copied 173760 but
  * 144800 unread, 28960 <= space 117288 - no growth (ea33537d8292), where legacy grows. */
 static void test_drs_grow(void)

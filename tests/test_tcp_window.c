@@ -117,7 +117,8 @@ static void deliver_as_gro(TcpBench *tb, uint32_t frames, uint32_t truesize)
 /* 6.5+: the first GRO skb (5 frames: truesize_gro_skb(1500, 5) = 2624 + 4 x 2048 = 10816)
  * changes rcv_mss (536 -> 1448), so scaling_ratio = 7240 x 256 / 10816 = 1853440 / 10816 = 171
  * (171.36), and window_clamp follows: tcp_set_window_clamp(131072 x 171 / 256 = 87552) > 65536
- * (rcvq_space.space, 10 x advmss = 14600 since 4.20, stays). The second skb has the same gso_size (len == rcv_mss), so its
+ * (rcvq_space.space, 10 x advmss = 10 x (1460 - 12: the timestamp option comes off advmss when
+ * negotiated) = 14480 since 4.20, stays). The second skb has the same gso_size (len == rcv_mss), so its
  * truesize of 40000 (ratio 46) is not sampled: the kernel only divides when the MSS estimate
  * changes. Under adv_win_scale 1 the ratio is never measured and the clamp stays at half. */
 static void test_scaling_ratio_converges(void)
@@ -132,7 +133,7 @@ static void test_scaling_ratio_converges(void)
         g_assert_cmpuint(b->ack.rcv_mss, ==, 1448);
         g_assert_cmpuint(b->scaling_ratio, ==, era ? 171 : 128);
         g_assert_cmpuint(b->window_clamp, ==, era ? 87552 : 65536);
-        g_assert_cmpuint(b->rcvq_space.space, ==, 14600);
+        g_assert_cmpuint(b->rcvq_space.space, ==, 14480);
         deliver_as_gro(tb, 5, 40000);
         g_assert_cmpuint(b->scaling_ratio, ==, era ? 171 : 128);
         g_assert_cmpuint(b->window_clamp, ==, era ? 87552 : 65536);
@@ -147,7 +148,7 @@ static void test_scaling_ratio_converges(void)
  * / 256 = 72192; then a 7240-byte skb whose gso_size 1460 differs re-measures: 7240 x 256 /
  * 40000 = 46 (46.34) -> window_clamp 131072 x 46 / 256 = 23552 < 72192, so rcv_ssthresh <=
  * 23552, and rcvq_space.space is cut to 23552 (started here at the first window, 65535, the
- * <= 4.19 rule, so that the cut shows; from 4.20 it starts at 10 x advmss = 14600, below). */
+ * <= 4.19 rule, so that the cut shows; from 4.20 it starts at 10 x advmss = 14480, below). */
 static void test_scaling_ratio_shrinks(void)
 {
     TcpBench *tb = th_new();
@@ -260,10 +261,11 @@ static void test_zero_window_drops(void)
 }
 
 /* tcp_data_queue_ofo grows rcv_ssthresh like in-order data (tcp_grow_window: a 1448-byte
- * segment whose truesize fits the window it would buy gets 2 x advmss = 2920), for SACK flows
+ * segment whose truesize fits the window it would buy gets max(2 x advmss, 2 x len) = 2896:
+ * with timestamps advmss is 1460 - 12 = 1448, the segment's own payload), for SACK flows
  * only (5.8+) and not at all before 2013 (tcp.ofo_grows_window false). One-MSS skbs (no TSO)
  * into a 1 MiB buffer, so the window has room to grow; the second is lost and the next eight
- * arrive out of order: rcv_ssthresh + 8 x 2920, or unchanged. */
+ * arrive out of order: rcv_ssthresh + 8 x 2896, or unchanged. */
 static uint32_t ofo_growth(bool sack, bool grows)
 {
     TcpBench *tb = th_new();
@@ -288,7 +290,7 @@ static uint32_t ofo_growth(bool sack, bool grows)
 
 static void test_ofo_grows_window(void)
 {
-    g_assert_cmpuint(ofo_growth(true, true), ==, 8 * 2920);
+    g_assert_cmpuint(ofo_growth(true, true), ==, 8 * 2896);
     g_assert_cmpuint(ofo_growth(false, true), ==, 0);
     g_assert_cmpuint(ofo_growth(true, false), ==, 0);
 }
