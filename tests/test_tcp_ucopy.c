@@ -214,22 +214,31 @@ static void test_direct_copy_measures(void)
  * current && tp->copied_seq == tp->rcv_nxt && tp->ucopy.len && sock_owned_by_user(sk)")): an
  * in-order segment that header prediction turned away (pred_ok off, as while the out-of-order
  * queue held data) is copied to the user whole when it fits, and not queued. */
-static void test_slow_path_copies_to_the_reader(void)
+/* One segment reaches a reader that owns the socket with `len` bytes of its read left, through
+ * the slow path (pred_ok off). Returns the bench; *start is rcv_nxt before it. */
+static TcpBench *slow_path_to_reader(TcpCall *c, Task *reader, uint64_t len, uint64_t *start)
 {
     TcpBench *tb = bench_after_warm_up();
     tb->stack.prequeue_enabled = true;
-    TcpCall c;
-    tcp_call_init(&c, 65536, 1);
-    Task reader = { 0 };
+    tcp_call_init(c, len, 1);
     Sock *sk = tcp_sk(tb->b);
     sk->owned = true;
-    sk->owner = &reader;
-    tb->b->ucopy_task = &reader;
-    tb->b->ucopy_call = &c;
-    uint64_t start = tb->b->rcv_nxt;
+    sk->owner = reader;
+    tb->b->ucopy_task = reader;
+    tb->b->ucopy_call = c;
+    *start = tb->b->rcv_nxt;
     tb->b->pred_ok = false;
     th_write(tb->a, SEG);
     sk->ops->backlog_rcv(sk, th_take(tb, 0), NULL);
+    return tb;
+}
+
+static void test_slow_path_copies_to_the_reader(void)
+{
+    TcpCall c;
+    Task reader = { 0 };
+    uint64_t start;
+    TcpBench *tb = slow_path_to_reader(&c, &reader, 65536, &start);
     g_assert_cmpuint(c.done, ==, SEG);
     g_assert_cmpuint(tb->b->copied_seq, ==, start + SEG);
     g_assert_cmpuint(tb->b->rcv_nxt, ==, start + SEG);
@@ -245,20 +254,10 @@ static void test_slow_path_copies_to_the_reader(void)
  * next read takes the remaining bytes from the receive queue. */
 static void test_slow_path_copies_a_partial_chunk(void)
 {
-    TcpBench *tb = bench_after_warm_up();
-    tb->stack.prequeue_enabled = true;
     TcpCall c;
-    tcp_call_init(&c, 1000, 1);
     Task reader = { 0 };
-    Sock *sk = tcp_sk(tb->b);
-    sk->owned = true;
-    sk->owner = &reader;
-    tb->b->ucopy_task = &reader;
-    tb->b->ucopy_call = &c;
-    uint64_t start = tb->b->rcv_nxt;
-    tb->b->pred_ok = false;
-    th_write(tb->a, SEG);
-    sk->ops->backlog_rcv(sk, th_take(tb, 0), NULL);
+    uint64_t start;
+    TcpBench *tb = slow_path_to_reader(&c, &reader, 1000, &start);
     g_assert_cmpuint(c.done, ==, 1000);
     g_assert_cmpuint(tb->b->copied_seq, ==, start + 1000);
     g_assert_cmpuint(tb->b->rcv_nxt, ==, start + SEG);
