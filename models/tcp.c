@@ -363,6 +363,11 @@ static void tcp_sendmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     uint64_t n = size_goal - skb->len;
     if (n > c->len - c->done)
         n = c->len - c->done;
+    /* The call's first copy takes PSH off the skb it lands in (tcp_sendmsg_locked, "if
+     * (!copied)", 2.6 to 6.17): a tail that the previous write's tcp_push marked and that
+     * autocorking, Nagle or the cwnd kept back is no longer the end of a write. */
+    if (!c->done)
+        skb->flags &= (uint8_t)~TCPHDR_PSH;
     tcp_skb_fill(tp, skb, n);
     c->done += n;
     tcp_charge_copy(tp, t->cpu, n);

@@ -2,6 +2,8 @@
  * A.10, E.5): the backlog-flush counter rule of tcp_sendmsg_locked for every = 0 (<= 4.6),
  * 1 (4.7-5.3) and 16 (5.4+), a loopback transfer between a writer and a reader task, and
  * recvmsg's tcp_cleanup_rbuf before sk_wait_data with a backlog waiting (A.10). */
+#include <inttypes.h>
+
 #include "models/netdev.h"
 #include "models/sock_test_util.h"
 #include "tcp_harness.h"
@@ -10,7 +12,7 @@ typedef struct App {
     TcpSock *tp;
     TcpCall call;
     bool in_call, sender, once;
-    uint64_t len, calls, bytes;
+    uint64_t len, calls, bytes, max_calls; /* max_calls: sleep after that many calls (0: none) */
     Task task;
 } App;
 
@@ -18,7 +20,7 @@ static void app_step(Task *t)
 {
     App *app = t->ctx;
     if (!app->in_call) {
-        if (app->once && app->calls) {
+        if ((app->once && app->calls) || (app->max_calls && app->calls >= app->max_calls)) {
             task_sleep(t);
             return;
         }
@@ -462,11 +464,99 @@ static void test_recvmsg_prequeue_before_release(void)
     rcv_bench_free(&rb);
 }
 
+/* The device of the PSH test: it records each skb TCP hands it and holds it (charged to the
+ * socket, as in a TX ring) until the test completes it. */
+typedef struct Held {
+    TcpSock *tp;
+    SkbQueue q;
+    uint32_t n;
+    uint64_t end[64];
+    uint8_t flags[64];
+} Held;
+
+static int hold_and_record(void *ctx, Skb *skb, Cpu *cpu)
+{
+    Held *d = ctx;
+    (void)cpu;
+    g_assert_cmpuint(d->n, <, G_N_ELEMENTS(d->end));
+    d->end[d->n] = skb->end_seq;
+    d->flags[d->n++] = skb->flags;
+    skb_queue_tail(&d->q, skb);
+    return 0; /* NET_XMIT_SUCCESS */
+}
+
+/* TX completion of everything held: uncharge, then the destructor (TSQ handler). */
+static void complete_all(Held *d)
+{
+    Skb *skb;
+    while ((skb = skb_dequeue(&d->q))) {
+        Sock *sk = skb->sk;
+        sk->wmem_alloc -= skb->truesize;
+        skb->sk = NULL;
+        sock_wfree(sk, skb, NULL);
+        skb_free(tcp_sk(d->tp)->host->pool, skb);
+    }
+}
+
+/* PSH marks the end of a write (seed 000's tcpdump: one PSH per 180,224 bytes, the end of 11
+ * 16 KiB netperf writes autocorked into 61440 + 61440 + 57344 bytes). tcp_push marks the
+ * queue's tail at the end of each sendmsg, and tcp_sendmsg_locked's first copy of the next
+ * sendmsg clears PSH of the skb it lands in ("if (!copied) tcp_flags &= ~TCPHDR_PSH", in every
+ * era from 2.6 to 6.17), so a tail that grows by a later write loses the mark. Eleven 16 KiB
+ * writes at MSS 4096 (size_goal 15 MSS = 61440) into a device that completes nothing: the
+ * first two go at once, the third is autocorked and later writes grow it; skbs that fill up
+ * go by tcp_push_one. A forced push never happens (a 4 MiB peer window). So every skb sent with
+ * PSH ends where a write ended (a multiple of 16 KiB after ISN + 1), and the last one does. */
+static void test_sendmsg_psh_marks_write_end(void)
+{
+    const uint64_t wr = 16384;
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.tcp.sndbuf = 4u << 20; /* never wait for memory */
+    th->conf.tcp.autocorking = true;
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 4096 + 40 + (th->conf.tcp.timestamps ? 12 : 0));
+    g_assert_cmpuint(a->mss_cache, ==, 4096);
+    a->snd_cwnd = 1000;
+    a->snd_wnd = a->max_window = 4u << 20;
+    Held d = { .tp = a };
+    skb_queue_init(&d.q);
+    tcp_set_xmit_hook(a, hold_and_record, &d);
+    App app = { .tp = a, .sender = true, .len = wr, .max_calls = 11 };
+    app_start(&app, h, "writer", 0);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    g_assert_cmpuint(app.calls, ==, 11);
+    g_assert_cmpuint(h->ctr.v[CTR_TcpExtTCPAutoCorking], >=, 1);
+    complete_all(&d);
+    sim_run_until(th->sim, 10 * SIM_MS);
+    complete_all(&d);
+    g_assert_cmpuint(a->snd_nxt, ==, 1 + 11 * wr);
+    uint32_t grown = 0; /* skbs that carry bytes of more than one write */
+    for (uint32_t i = 0; i < d.n; i++) {
+        if (g_test_verbose())
+            g_print("skb %u: end %" PRIu64 " flags %#x\n", i, d.end[i], d.flags[i]);
+        bool write_end = (d.end[i] - 1) % wr == 0;
+        if (d.flags[i] & TCPHDR_PSH)
+            g_assert_true(write_end);
+        uint64_t start = i ? d.end[i - 1] : 1;
+        grown += (d.end[i] - 1) / wr - (start - 1) / wr > (write_end ? 1u : 0u);
+    }
+    g_assert_cmpuint(grown, >=, 1);
+    g_assert_true(d.flags[d.n - 1] & TCPHDR_PSH);
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/syscalls/sendmsg-flush-rule", test_sendmsg_flush_rule);
     g_test_add_func("/tcp/syscalls/loopback-transfer", test_loopback_transfer);
+    g_test_add_func("/tcp/syscalls/sendmsg-psh-marks-write-end", test_sendmsg_psh_marks_write_end);
     g_test_add_func("/tcp/syscalls/sendmsg-memory-wait", test_sendmsg_waits_for_memory);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-wait", test_recvmsg_cleanup_before_wait);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-flush", test_recvmsg_cleanup_before_flush);
