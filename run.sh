@@ -57,14 +57,15 @@ build() { # build DIR [cmake args...]
   cmake --build "$dir" -j"$(nproc)"
 }
 
-# Compare every scenario (each into out/<scenario name>/, compare's default), then write
-# out/report.md over all of them. A failed check does not stop the others: the status is the
-# worst one seen (1 a check failed, 2 an error); an interrupt stops at once.
+# Compare every scenario (each into out/<scenario name>/, compare's default; its variants run
+# on all cores, --jobs), then write out/report.md over all of them. A failed check does not stop
+# the others: the status is the worst one seen (1 a check failed, 2 an error); an interrupt
+# stops at once.
 main_job() {
   local s rc status=0
   for s in "${SCENARIOS[@]}"; do
     rc=0
-    ./build/sksim compare "$s" || rc=$?
+    ./build/sksim compare "$s" --jobs "$(nproc)" || rc=$?
     case "$rc" in
       0) ;;
       1) [ "$status" -ge 1 ] || status=1 ;;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "sim/results.h"
+#include "sim/run.h"
 #include "sim/scenario.h"
 
 /* Exit statuses; README.md documents them. */
@@ -77,6 +78,7 @@ typedef struct CliRunArgs {
     char *trace;        /* --trace FILE */
     char *trace_window; /* --trace-window T0:T1 */
     char **log;         /* --log CATEGORY[,CATEGORY] */
+    gint jobs;          /* --jobs: variants run at a time (>= 1) */
 } CliRunArgs;
 
 void cli_run_args_clear(CliRunArgs *a);
@@ -117,6 +119,37 @@ int cli_error_status(const GError *err);
  * (unless quiet) and the fingerprint line (if asked). Returns an exit status; *out (may be NULL)
  * receives the result on success. */
 int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, RunResult **out);
+
+/* One variant's run in three steps, so that the middle one can go to another thread:
+ * prepare (checks, directory, options; main thread), execute (the run and its outputs; touches
+ * only the struct and its directory), finish (error or summary lines; main thread). */
+typedef struct CliVariantRun {
+    const ScenarioConf *conf;
+    char *vdir;        /* dir/<variant> */
+    char *trace;       /* this variant's --trace file, or NULL */
+    RunOptions opt;
+    RunResult *result; /* set by execute on success */
+    GError *error;     /* set by execute on failure */
+} CliVariantRun;
+
+int cli_variant_prepare(CliVariantRun *v, const ScenarioConf *conf, const CliRunArgs *a,
+                        const char *dir, gboolean progress);
+void cli_variant_execute(CliVariantRun *v);
+int cli_variant_finish(CliVariantRun *v, const CliRunArgs *a, RunResult **out);
+void cli_variant_run_clear(CliVariantRun *v);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CliVariantRun, cli_variant_run_clear)
+
+/* Run every resolved variant into dir/<variant>/ (cli_jobs.c): one after another with --jobs 1,
+ * else up to --jobs at a time, each in its own thread; the summary and
+ * fingerprint lines still come in variant order. Stops at the first failure when sequential;
+ * in parallel every variant runs and each failure is printed. results (may be NULL) receives
+ * the RunResult of each variant that succeeded, in order. Returns the first failing variant's
+ * exit status, else CLI_EXIT_OK. */
+int cli_run_variants(const GPtrArray *confs, const CliRunArgs *a, const char *dir,
+                     GPtrArray *results);
+/* cli_check_memory for --jobs parallel runs (cli_jobs.c). */
+gboolean cli_check_memory_jobs(const Scenario *s, const GPtrArray *confs, const CliRunArgs *a,
+                               const char *cmd);
 
 /* ---- compare's report (cli_report.c) ---------------------------------------------------------- */
 

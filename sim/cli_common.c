@@ -17,7 +17,6 @@
 
 #include "models/invariants.h"
 #include "sim/evlog.h"
-#include "models/invariants.h"
 #include "sim/expr.h"
 #include "sim/output.h"
 #include "sim/run.h"
@@ -377,10 +376,14 @@ static char *trace_path(const CliRunArgs *a, const ScenarioConf *conf)
     return g_strdup_printf("%.*s.%s%s", (int)(dot - a->trace), a->trace, label, dot);
 }
 
-int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, RunResult **out)
+/* Checks and set-up of one variant's run, in the calling thread: its directory, --pcap hosts and
+ * --trace-window against this variant. Returns an exit status; on CLI_EXIT_OK v is ready for
+ * cli_variant_execute(). */
+int cli_variant_prepare(CliVariantRun *v, const ScenarioConf *conf, const CliRunArgs *a,
+                        const char *dir, gboolean progress)
 {
-    const char *label = cli_variant_label(conf->variant);
-    g_autofree char *vdir = g_build_filename(dir, label, NULL);
+    *v = (CliVariantRun){ .conf = conf };
+    v->vdir = g_build_filename(dir, cli_variant_label(conf->variant), NULL);
     g_autoptr(GError) perr = NULL;
     if (!run_pcap_check(conf, (const char *const *)a->pcap, &perr)) {
         fprintf(stderr, "%s\n", perr->message);
@@ -394,27 +397,59 @@ int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, 
                 a->trace_window, sim_time_to_sec(conf->duration_ns));
         return CLI_EXIT_USAGE;
     }
-    if (g_mkdir_with_parents(vdir, 0777) != 0) {
-        fprintf(stderr, "%s: cannot create directory: %s\n", vdir, g_strerror(errno));
+    if (g_mkdir_with_parents(v->vdir, 0777) != 0) {
+        fprintf(stderr, "%s: cannot create directory: %s\n", v->vdir, g_strerror(errno));
         return CLI_EXIT_USAGE;
     }
-    RunOptions opt = {
+    v->trace = trace_path(a, conf);
+    v->opt = (RunOptions){
         .max_events = (uint64_t)a->max_events,
         .max_wall_s = a->max_wall,
-        .progress = !a->quiet && isatty(STDERR_FILENO),
+        .progress = progress,
         .stop = cli_stop_flag(),
-        .out_dir = vdir,
+        .out_dir = v->vdir,
     };
-    g_autofree char *trace = trace_path(a, conf);
-    cli_observe_options(a, &opt, trace);
-    g_autoptr(GError) err = NULL;
-    g_autoptr(RunResult) r = run_scenario(conf, &opt, &err);
-    if (!r || !output_write_run(r, vdir, &err)) {
-        fprintf(stderr, "%s\n", err->message);
-        return cli_error_status(err);
+    cli_observe_options(a, &v->opt, v->trace);
+    return CLI_EXIT_OK;
+}
+
+/* The run itself and its outputs. Touches only v (and the files under v->vdir), so that
+ * several variants can run in several threads (cli_jobs.c). */
+void cli_variant_execute(CliVariantRun *v)
+{
+    v->result = run_scenario(v->conf, &v->opt, &v->error);
+    if (v->result && !output_write_run(v->result, v->vdir, &v->error))
+        g_clear_pointer(&v->result, run_result_free);
+}
+
+/* Back in the main thread: the error, or the summary and fingerprint lines. *out (may be NULL)
+ * takes the result on success. */
+int cli_variant_finish(CliVariantRun *v, const CliRunArgs *a, RunResult **out)
+{
+    if (!v->result) {
+        fprintf(stderr, "%s\n", v->error->message);
+        return cli_error_status(v->error);
     }
-    int status = finish_run(r, a, label);
+    int status = finish_run(v->result, a, cli_variant_label(v->conf->variant));
     if (out)
-        *out = g_steal_pointer(&r);
+        *out = g_steal_pointer(&v->result);
     return status;
+}
+
+void cli_variant_run_clear(CliVariantRun *v)
+{
+    g_clear_pointer(&v->vdir, g_free);
+    g_clear_pointer(&v->trace, g_free);
+    g_clear_pointer(&v->result, run_result_free);
+    g_clear_error(&v->error);
+}
+
+int cli_run_one(const ScenarioConf *conf, const CliRunArgs *a, const char *dir, RunResult **out)
+{
+    g_auto(CliVariantRun) v = { 0 };
+    int status = cli_variant_prepare(&v, conf, a, dir, !a->quiet && isatty(STDERR_FILENO));
+    if (status != CLI_EXIT_OK)
+        return status;
+    cli_variant_execute(&v);
+    return cli_variant_finish(&v, a, out);
 }

@@ -31,6 +31,7 @@
     "Examples:\n"                                                                                \
     "  sksim compare scenarios/example.yaml\n"                                                   \
     "  sksim compare scenarios/example.yaml --seed 3 --duration 5s --out /tmp/cmp\n"             \
+    "  sksim compare scenarios/delack-prequeue.yaml --jobs 2\n"                                   \
     "\n"                                                                                         \
     "Exit status: 0 all checks pass, 1 a check failed, 2 bad input, 3 an invariant was\n"       \
     "violated, 130/143 interrupted."
@@ -160,20 +161,6 @@ static void remove_old_report(const char *dir)
     }
 }
 
-static int run_variants(const GPtrArray *confs, const CliRunArgs *a, const char *dir,
-                        GPtrArray *results)
-{
-    for (guint i = 0; i < confs->len; i++) {
-        RunResult *r = NULL;
-        int status = cli_run_one(g_ptr_array_index(confs, i), a, dir, &r);
-        if (r)
-            g_ptr_array_add(results, r);
-        if (status != CLI_EXIT_OK)
-            return status;
-    }
-    return CLI_EXIT_OK;
-}
-
 static int compare_scenario(const Scenario *s, CliRunArgs *a)
 {
     uint64_t seed;
@@ -183,14 +170,14 @@ static int compare_scenario(const Scenario *s, CliRunArgs *a)
     g_auto(GStrv) sets = cli_run_args_sets(a);
     g_autoptr(GPtrArray) confs = cli_resolve_all(s, variants, (const char *const *)sets);
     if (!confs || !check_expects(s, variants, confs) ||
-        !cli_check_memory(s, confs, a->max_memory, "compare"))
+        !cli_check_memory_jobs(s, confs, a, "compare"))
         return CLI_EXIT_USAGE;
     g_autofree char *dir = cli_out_dir(a, s);
     g_autoptr(GPtrArray) results =
         g_ptr_array_new_with_free_func((GDestroyNotify)run_result_free);
     cli_install_signal_handlers();
     remove_old_report(dir);
-    int status = run_variants(confs, a, dir, results);
+    int status = cli_run_variants(confs, a, dir, results);
     if (status != CLI_EXIT_OK)
         return status;
     return report(s, seed, results, dir);

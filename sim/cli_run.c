@@ -64,6 +64,9 @@ static void add_run_entries(GOptionContext *ctx, CliRunArgs *a, gboolean with_va
         { "log", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->log,
           "Write DIR/<variant>/events.log with these categories: tcp, timer, sched, softirq, "
           "backlog, nic, all (repeatable)", "CATEGORY[,CATEGORY]" },
+        { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs,
+          "Run up to N variants at a time, each in its own thread (default 1); the outputs are "
+          "the same whatever N", "N" },
         { NULL },
     };
     if (with_variant)
@@ -78,9 +81,14 @@ gboolean cli_parse_run_args(const char *cmd, const char *summary, const char *de
 {
     g_autoptr(GOptionContext) ctx = cli_context_new(cmd, "FILE", summary, description, NULL);
     add_run_entries(ctx, a, with_variant);
+    a->jobs = 1;
     g_auto(GStrv) args = NULL;
     if (!cli_parse(ctx, cmd, argc, argv, &args) || !cli_run_args_check(a, cmd))
         return FALSE;
+    if (a->jobs < 1) {
+        cli_usage_error(cmd, "--jobs must be >= 1");
+        return FALSE;
+    }
     if (g_strv_length(args) != 2) {
         cli_usage_error(cmd, "expected exactly one scenario FILE");
         return FALSE;
@@ -92,12 +100,7 @@ gboolean cli_parse_run_args(const char *cmd, const char *summary, const char *de
 static int run_all(const Scenario *s, const GPtrArray *confs, const CliRunArgs *a)
 {
     g_autofree char *dir = cli_out_dir(a, s);
-    for (guint i = 0; i < confs->len; i++) {
-        int status = cli_run_one(g_ptr_array_index(confs, i), a, dir, NULL);
-        if (status != CLI_EXIT_OK)
-            return status;
-    }
-    return CLI_EXIT_OK;
+    return cli_run_variants(confs, a, dir, NULL);
 }
 
 int cli_run(int argc, char **argv)
@@ -114,7 +117,7 @@ int cli_run(int argc, char **argv)
     g_auto(GStrv) sets = cli_run_args_sets(&a);
     g_autoptr(GPtrArray) confs =
         variants ? cli_resolve_all(s, variants, (const char *const *)sets) : NULL;
-    if (!confs || !cli_check_memory(s, confs, a.max_memory, "run"))
+    if (!confs || !cli_check_memory_jobs(s, confs, &a, "run"))
         return CLI_EXIT_USAGE;
     cli_install_signal_handlers();
     return run_all(s, confs, &a);

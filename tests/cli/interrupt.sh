@@ -33,6 +33,14 @@ expect_interrupted INT 130 "$SKSIM_BIN" compare "$f" --duration 100000s --max-wa
 [ ! -e "$TMP/re/compare.json" ] && [ ! -e "$TMP/re/compare.md" ] ||
   fail "an interrupted compare left the earlier report in place"
 
+# compare --jobs 2: a signal stops both running variants, each writes its outputs marked
+# interrupted, and the exit status is the signal's
+expect_interrupted INT 130 "$SKSIM_BIN" compare "$f" --duration 100000s --max-wall 60 --quiet \
+  --jobs 2 --out "$TMP/par"
+for v in before after; do
+  expect_grep "^  \"interrupted\": true,$" "$TMP/par/$v/metrics.json"
+done
+
 # A signal while compare or sweep draws its figures still ends the command with 130/143: a
 # gnuplot on PATH that interrupts its parent (sksim) before drawing stands in for a Ctrl-C that
 # lands in the plotting phase. (Found by a QA pass: the signal was ignored, exit 0.)

@@ -37,6 +37,13 @@ expect_grep "unknown variant 'nosuch'" "$TMP/err"
 expect_status 2 "$SKSIM_BIN" run "$f" --set seed=2 --duration 10 --out "$TMP/o"
 expect_grep "^sksim run: --duration 10: missing unit" "$TMP/err"
 
+# run and compare: --jobs below 1 is a usage error, named as such
+for cmd in run compare; do
+  expect_status 2 "$SKSIM_BIN" "$cmd" "$f" --jobs 0 --out "$TMP/o"
+  expect_grep "^sksim $cmd: --jobs must be >= 1" "$TMP/err"
+done
+[ ! -e "$TMP/o" ] || fail "a failed command created its output directory"
+
 # sweep: zero seeds or jobs, and one key given as two --param, are usage errors
 for o in "--seeds 0" "--jobs 0" "--seeds -2"; do
   # shellcheck disable=SC2086
