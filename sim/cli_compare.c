@@ -31,7 +31,7 @@
     "Examples:\n"                                                                                \
     "  sksim compare scenarios/example.yaml\n"                                                   \
     "  sksim compare scenarios/example.yaml --seed 3 --duration 5s --out /tmp/cmp\n"             \
-    "  sksim compare scenarios/delack-prequeue.yaml --jobs 2\n"                                   \
+    "  sksim compare scenarios/example.yaml --jobs 2\n"                                           \
     "\n"                                                                                         \
     "Exit status: 0 all checks pass, 1 a check failed, 2 bad input, 3 an invariant was\n"       \
     "violated, 130/143 interrupted."
