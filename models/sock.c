@@ -255,6 +255,8 @@ static void drain_resched_point(Sock *sk, Task *t)
     sk->drain_resched_calls++;
     if (task_cond_resched(t)) {
         sk->drain_yields++;
+        sk->host->ctr.v[CTR_SksimOwnerYields]++;
+        sk->drain_yielded_at = cpu_acted_at(t->cpu);
         SIM_EVENT(sk->host, LOG_BACKLOG, t->cpu, sk, "drain_yield",
                   "task=%s n=%u backlog=%" PRIu64, t->name, sk->drain_nb, sk->backlog_len);
     }
@@ -276,9 +278,19 @@ static void drain_one(Sock *sk, Task *t)
         drain_resched_point(sk, t);
 }
 
+/* The owner runs again after a yield: count how long it was away (SksimOwnerYieldUs). */
+static void drain_resumed(Sock *sk, Task *t)
+{
+    sim_time_t away = cpu_acted_at(t->cpu) - sk->drain_yielded_at;
+    sk->host->ctr.v[CTR_SksimOwnerYieldUs] += (uint64_t)((away + SIM_US / 2) / SIM_US);
+    sk->drain_yielded_at = 0;
+}
+
 /* One step of the drain; true when it has ended (the backlog was found empty). */
 static bool drain_step(Sock *sk, Task *t)
 {
+    if (sk->drain_yielded_at)
+        drain_resumed(sk, t);
     if (!sk->drain_batch) {
         if (skb_queue_empty(&sk->backlog)) {
             if (sk->drain_phase == DRAIN_RUNNING) {

@@ -67,7 +67,12 @@
  *                     no link to go to);
  *   LinkRandomLosses  frames this host sent that the link lost at random (links.L.loss);
  *   RxRingDrops       frames that found this host's RX ring full;
- *   NetdevBacklogDrops packets netif_rx refused on this host (netdev_max_backlog, loopback). */
+ *   NetdevBacklogDrops packets netif_rx refused on this host (netdev_max_backlog, loopback).
+ * Then the owner's yields in __release_sock (seed 000's mechanism), on the host that drains:
+ *   OwnerYields       cond_resched() calls in a backlog drain that gave the CPU away while the
+ *                     task kept its socket owned (stack.release_sock.resched_every);
+ *   OwnerYieldUs      microseconds those owners spent off their CPU until they ran again (each
+ *                     wait rounded to the microsecond); OwnerYieldUs / OwnerYields is the mean. */
 #define SIM_DIAG_COUNTERS(X)                                                                    \
     X(SksimTLPPeerOwnerOffCpu)                                                                  \
     X(SksimTLPPeerOwnerOnCpu)                                                                   \
@@ -81,7 +86,9 @@
     X(SksimLinkQueueDrops)                                                                      \
     X(SksimLinkRandomLosses)                                                                    \
     X(SksimRxRingDrops)                                                                         \
-    X(SksimNetdevBacklogDrops)
+    X(SksimNetdevBacklogDrops)                                                                  \
+    X(SksimOwnerYields)                                                                         \
+    X(SksimOwnerYieldUs)
 
 #define SIM_COUNTERS(X) SIM_KERNEL_COUNTERS(X) SIM_DIAG_COUNTERS(X)
 

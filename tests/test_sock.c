@@ -372,6 +372,13 @@ static void test_drain_every_1(void)
     for (int i = 0; i < 40; i++)
         g_assert_cmpuint(r->fs.len_seen[i], ==, 40 * 2304);
     g_assert_cmpuint(r->fs.sk.backlog_max_len, ==, 40 * 2304);
+    /* The host's diagnosis counters: each yield gave the CPU to the napper, which takes nothing
+     * and sleeps, so the owner was away for two context switches each time. */
+    const CounterSet *c = &r->th->host.ctr;
+    sim_time_t away = 2 * host_cost(&r->th->host, COST_CTX_SWITCH);
+    g_assert_cmpuint(away, >, 0);
+    g_assert_cmpuint(c->v[CTR_SksimOwnerYields], ==, 40);
+    g_assert_cmpuint(c->v[CTR_SksimOwnerYieldUs], ==, 40 * ((away + SIM_US / 2) / SIM_US));
     drain_rig_free(r);
 }
 
@@ -383,6 +390,7 @@ static void test_drain_every_16(void)
     g_assert_cmpuint(r->fs.sk.drain_yields, ==, 2);
     g_assert_cmpint(r->napper.seen[2], ==, 16);
     g_assert_cmpint(r->napper.seen[3], ==, 32);
+    g_assert_cmpuint(r->th->host.ctr.v[CTR_SksimOwnerYields], ==, 2);
     drain_rig_free(r);
 }
 
