@@ -31,9 +31,9 @@ done < <(find "$TMP/a" -type f | sort)
 # compare --jobs 2 runs the variants in two threads: the same files (but the wall-clock "sim"
 # block), the same compare.md and compare.json, and the same lines on stdout in variant order
 # (but the wall-clock figures) as one after another.
-expect_status 0 "$SKSIM_BIN" compare "$f" --out "$TMP/j1" --fingerprint --jobs 1
+expect_status 0 "$SKSIM_BIN" compare "$f" --duration 300ms --out "$TMP/j1" --fingerprint --jobs 1
 sed 's/ wall .*//' "$TMP/out" >"$TMP/out.j1"
-expect_status 0 "$SKSIM_BIN" compare "$f" --out "$TMP/j2" --fingerprint --jobs 2
+expect_status 0 "$SKSIM_BIN" compare "$f" --duration 300ms --out "$TMP/j2" --fingerprint --jobs 2
 sed 's/ wall .*//' "$TMP/out" >"$TMP/out.j2"
 grep -q '^before: simulated' "$TMP/out.j1" || fail "no summary line from compare"
 diff "$TMP/out.j1" "$TMP/out.j2" >&2 || fail "compare --jobs 2 printed other lines"
