@@ -38,7 +38,7 @@
     "links.L.loss); without such a draw the seeds of a point are one run, and sweep warns.\n"    \
     "\n"                                                                                         \
     "Examples:\n"                                                                                \
-    "  sksim sweep scenarios/release-sock-resched.yaml \\\n"                                    \
+    "  sksim sweep scenarios/example.yaml --set workloads.bulk.start_jitter=1ms \\\n"           \
     "      --param stack.release_sock.resched_every=1,2,4,8,16,32,64 --seeds 3\n"                \
     "  sksim sweep scenarios/example.yaml --param hosts.server.cpus=2,4,8 \\\n"                 \
     "      --param links.wire.rate=1Gbit,10Gbit --set workloads.bulk.start_jitter=1ms \\\n"    \
