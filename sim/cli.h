@@ -91,11 +91,10 @@ gboolean cli_parse_run_args(const char *cmd, const char *summary, const char *de
 gboolean cli_run_args_check(const CliRunArgs *a, const char *cmd);
 /* The user's sets, then seed=N and duration=T when given (a new NULL-terminated vector). */
 GStrv cli_run_args_sets(const CliRunArgs *a);
-/* Refuse (print why, return FALSE) when a resolved variant's memory estimate exceeds
- * --max-memory (max_memory, may be NULL: 75 % of physical RAM); cli_memory.c. */
-gboolean cli_check_memory(const Scenario *s, const GPtrArray *confs, const char *max_memory,
-                          const char *cmd);
-/* The same for `parallel` runs at a time: the largest `parallel` estimates add up (sweep). */
+/* Refuse (print why, return FALSE) when the memory estimates of `parallel` resolved runs at a
+ * time exceed --max-memory (max_memory, may be NULL: 75 % of physical RAM): the largest
+ * `parallel` estimates add up (sweep; run and compare through cli_check_memory_jobs);
+ * cli_memory.c. */
 gboolean cli_check_memory_parallel(const Scenario *s, const GPtrArray *confs, guint parallel,
                                    const char *max_memory, const char *cmd);
 /* DIR of --out, or out/<scenario name>. */
@@ -147,7 +146,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(CliVariantRun, cli_variant_run_clear)
  * exit status, else CLI_EXIT_OK. */
 int cli_run_variants(const GPtrArray *confs, const CliRunArgs *a, const char *dir,
                      GPtrArray *results);
-/* cli_check_memory for --jobs parallel runs (cli_jobs.c). */
+/* cli_check_memory_parallel for as many runs at a time as --jobs gives (cli_jobs.c). */
 gboolean cli_check_memory_jobs(const Scenario *s, const GPtrArray *confs, const CliRunArgs *a,
                                const char *cmd);
 

@@ -65,10 +65,12 @@ static int run_parallel(const GPtrArray *confs, const CliRunArgs *a, const char 
     guint n = confs->len;
     g_autofree CliVariantRun *runs = g_new0(CliVariantRun, n);
     int status = CLI_EXIT_OK;
-    guint prepared = 0;
-    for (; prepared < n && status == CLI_EXIT_OK; prepared++)
+    guint prepared = 0; /* runs[0..prepared) hold something to clear, a failed one included */
+    while (prepared < n && status == CLI_EXIT_OK) {
         status = cli_variant_prepare(&runs[prepared], g_ptr_array_index(confs, prepared), a, dir,
                                      FALSE);
+        prepared++;
+    }
     if (status == CLI_EXIT_OK && !a->quiet && isatty(STDERR_FILENO))
         fprintf(stderr, "running %u variants, %u at a time\n", n, threads);
     gboolean ran = status == CLI_EXIT_OK && run_pool(runs, n, threads);

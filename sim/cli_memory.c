@@ -55,9 +55,3 @@ gboolean cli_check_memory_parallel(const Scenario *s, const GPtrArray *confs, gu
             scenario_path(s), gib(need), runs, gib(limit));
     return FALSE;
 }
-
-gboolean cli_check_memory(const Scenario *s, const GPtrArray *confs, const char *max_memory,
-                          const char *cmd)
-{
-    return cli_check_memory_parallel(s, confs, 1, max_memory, cmd);
-}
