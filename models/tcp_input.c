@@ -118,11 +118,12 @@ static void tcp_rtx_queue_free_head(TcpSock *tp, Skb *skb, Cpu *cpu)
 }
 
 /* tcp_skb_spurious_retrans: a retransmitted skb whose ACK echoes a TSval from before its
- * last transmission was acked by the original. */
+ * last transmission was acked by the original, whatever the undo state (a loss probe in Open
+ * sets no undo_marker; the kernel's test has no such term in any version). */
 static bool tcp_skb_spurious_retrans(const TcpSock *tp, const Skb *skb)
 {
     uint32_t skb_ts = tcp_ts_at(tp, skb->tx_time);
-    return (skb->sacked & TCPCB_RETRANS) && tp->undo_marker && tp->saw_tstamp && tp->rcv_tsecr &&
+    return (skb->sacked & TCPCB_RETRANS) && tp->saw_tstamp && tp->rcv_tsecr &&
            (int32_t)(tp->rcv_tsecr - skb_ts) < 0;
 }
 

@@ -242,6 +242,43 @@ static void run_reo(bool original_arrives, uint64_t *retrans, sim_time_t *retran
     th_free(tb);
 }
 
+/* A spurious loss probe must not move RACK's clock (tcp_skb_spurious_retrans, the same in every
+ * kernel since RACK: a RETRANS skb whose ACK echoes a TSval from before its retransmission was
+ * acked by its original). A 10 ms RTT sample, then two 1-MSS skbs at 20 ms, both held. With 2
+ * packets out the PTO is 2 x srtt + TCP_TIMEOUT_MIN = 22 jiffies: at 42 ms the probe resends the
+ * second skb (a probe in Open sets no undo_marker). Both originals reach b at 55 ms, and its
+ * ACKs (one per segment while b is in quick-ACK mode; TSecr = the originals' TSval 21) reach a
+ * at 60 ms. The probe's copy (TSval 43) is not what was acked, so RACK takes only the first
+ * skb, sent at 20 ms - not the probe's 42 ms, which an 18 ms "RTT" >= min_rtt would let in. */
+static void test_spurious_probe_keeps_rack(void)
+{
+    TcpBench *tb = bench(true, true);
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    th_run_to(tb, 10 * SIM_MS);
+    th_deliver(tb, 1);
+    g_assert_cmpuint(tb->a->min_rtt_us, ==, 10000);
+    th_run_to(tb, 20 * SIM_MS);
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    Skb *first = th_take(tb, 0), *second = th_take(tb, 0);
+    th_run_to(tb, 50 * SIM_MS);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossProbes), ==, 1);
+    g_assert_cmpuint(th_pending(tb, 0), ==, 1);
+    g_assert_cmpuint(tb->a->undo_marker, ==, 0);
+    th_drop(tb, 0); /* the probe's copy */
+    th_run_to(tb, 55 * SIM_MS);
+    th_deliver_skb(tb, 0, first);
+    th_deliver_skb(tb, 0, second);
+    th_run_to(tb, 60 * SIM_MS);
+    g_assert_cmpuint(th_pending(tb, 1), ==, 2);
+    while (th_deliver(tb, 1))
+        ;
+    g_assert_cmpuint(tb->a->packets_out, ==, 0);
+    g_assert_cmpint(tb->a->rack.mstamp, ==, 20 * SIM_MS);
+    th_free(tb);
+}
+
 static void test_rack_reo_timer(void)
 {
     uint64_t retrans;
@@ -847,6 +884,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/dsack-undo", test_dsack_undo);
     g_test_add_func("/tcp/recovery/dsack-undo-then-loss", test_dsack_undo_then_loss);
     g_test_add_func("/tcp/recovery/frto-spurious-rto", test_frto_spurious_rto);
+    g_test_add_func("/tcp/recovery/spurious-probe-keeps-rack", test_spurious_probe_keeps_rack);
     g_test_add_func("/tcp/recovery/rack-reo-timer", test_rack_reo_timer);
     g_test_add_func("/tcp/recovery/rack-reo-timer-hz250", test_rack_reo_timer_hz250);
     g_test_add_func("/tcp/recovery/newreno-fast-retransmit", test_newreno_fast_retransmit);
