@@ -301,13 +301,15 @@ static inline uint32_t tcp_time_stamp_ts(const TcpSock *tp)
 {
     return tcp_ts_at(tp, sim_now(tcp_sim(tp)));
 }
-static inline uint32_t tcp_rto_min_us(const TcpSock *tp)
-{
-    return (uint32_t)(tcp_conf(tp)->rto_min_ns / SIM_US);
-}
+/* tcp_rto_min: jiffies (a route's rto_min goes through msecs_to_jiffies, rounding up), and
+ * tcp_rto_min_us is jiffies_to_usecs of that, so HZ 250 makes 5 ms a floor of 8 ms. */
 static inline uint32_t tcp_rto_min(const TcpSock *tp)
 {
     return (uint32_t)ktimer_ns_to_jiffies(tcp_conf(tp)->rto_min_ns, tp->hz);
+}
+static inline uint32_t tcp_rto_min_us(const TcpSock *tp)
+{
+    return (uint32_t)((uint64_t)tcp_rto_min(tp) * 1000000u / tp->hz);
 }
 static inline uint32_t usecs_to_jiffies_hz(uint64_t us, uint32_t hz)
 {

@@ -85,6 +85,26 @@ static void set_rtt_history(TcpBench *tb)
     g_assert_cmpuint(tb->a->icsk_rto, ==, 452);
 }
 
+/* rto_min counts in whole jiffies (tcp_rto_min() is jiffies, and tcp_rto_min_us() is
+ * jiffies_to_usecs() of it; a route's rto_min goes through msecs_to_jiffies(), which rounds up).
+ * HZ 250 and rto_min 5 ms: 2 jiffies = 8 ms. One 1 ms sample: srtt_us 8000, mdev_us 2000,
+ * rttvar_us = max(2000, 8000) = 8000, RTO = usecs_to_jiffies(1000 + 8000) = 3 jiffies (12 ms);
+ * a floor of 5 ms would give usecs_to_jiffies(6000) = 2. */
+static void test_rto_min_in_jiffies(void)
+{
+    TcpBench *tb = th_new();
+    for (int i = 0; i < 2; i++) {
+        tb->conf[i].hz = 250;
+        tb->conf[i].tcp.rto_min_ns = 5 * SIM_MS;
+    }
+    th_connect(tb, 1500);
+    tcp_rtt_estimator(tb->a, 1000);
+    tcp_set_rto(tb->a);
+    g_assert_cmpuint(tb->a->rttvar_us, ==, 8000);
+    g_assert_cmpuint(tb->a->icsk_rto, ==, 3);
+    th_free(tb);
+}
+
 static void test_pto_one_packet(void)
 {
     TcpBench *tb = bench(true);
@@ -535,6 +555,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/timers/rto-backoff", test_rto_and_backoff);
     g_test_add_func("/tcp/timers/rto-while-owned-era", test_rto_while_owned_era);
+    g_test_add_func("/tcp/timers/rto-min-in-jiffies", test_rto_min_in_jiffies);
     g_test_add_func("/tcp/timers/pto-one-packet", test_pto_one_packet);
     g_test_add_func("/tcp/timers/pto-several-packets", test_pto_several_packets);
     g_test_add_func("/tcp/timers/pto-clipped-by-rto", test_pto_clipped_by_rto);
