@@ -289,7 +289,8 @@ static const ConfKey table[] = {
          "IRQ CPU of each RX queue (/proc/irq/N/smp_affinity): queue i uses irq_cpus[i mod n]; "
          "[] = CPU (irq_cpu + i) mod cpus. Every CPU must exist on the host."),
     HOST("tcp", "tcp.rto_min", CONF_T_DURATION, tcp.rto_min_ns, "200ms", "1ms", "120s",
-         "Minimum RTO: TCP_RTO_MIN = HZ/5 = 200 ms (ip route rto_min)."),
+         "Minimum RTO: TCP_RTO_MIN = HZ/5 = 200 ms (ip route rto_min). Counted in whole "
+         "jiffies, rounded up (msecs_to_jiffies): 5ms at hz 250 is 8 ms."),
     HOST("tcp", "tcp.delack_from_rto_min", CONF_T_BOOL, tcp.delack_from_rto_min, "true", NULL, NULL,
          "rto_min also caps the delayed ACK at rto_min - 1 jiffy: with rto_min 5ms a delayed "
          "ACK waits at most 4 ms, with the default 200ms at most 199 jiffies (6.11+, \"tcp: "
