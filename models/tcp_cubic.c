@@ -9,8 +9,8 @@
  * 5% per RTT (cnt <= 20). cnt is recomputed at most once per jiffy. HyStart (ACK train within
  * 2 ms spreading beyond half the min RTT, or a round's min RTT above delay_min + clamp(delay_min
  * / 8, 4 ms, 16 ms) after 8 samples) ends slow start from cwnd >= 16. That is the 5.8+ HyStart;
- * hosts.H.tcp.hystart picks 2.6.29-3.x's (1/8-ms delays, the train in jiffies: at a LAN RTT
- * slow start ends at cwnd 16) or none.
+ * hosts.H.tcp.hystart picks 2.6.39-3.x's (1/8-ms delays, the train on a millisecond clock: at
+ * a LAN RTT slow start ends in the first round whose ACKs cross a millisecond) or none.
  *
  * With hosts.H.tcp.cwnd_count = acks (CUBIC 2.3 of 3.x kernels, tcp_abc = 0) every ACK is one
  * step whatever it covers, and CUBIC compensates for delayed ACKs instead: pkts_acked keeps
@@ -95,10 +95,19 @@ static void bictcp_reset(CubicState *ca)
     ca->found = false;
 }
 
-/* The clock HyStart's ACK train runs on: microseconds, or jiffies in 2.6.29-3.x. */
+/* 3.x bictcp_clock(): milliseconds, jiffies_to_msecs(jiffies) at HZ >= 1000 (so on the host's
+ * tick) and the wall clock's ms (ktime_get_real) below. */
+static uint64_t bictcp_clock_ms(const TcpSock *tp)
+{
+    if (tp->hz >= 1000)
+        return tcp_jiffies(tp) * 1000u / tp->hz;
+    return (uint64_t)sim_now(tcp_sim(tp)) / SIM_MS;
+}
+
+/* The clock HyStart's ACK train runs on: microseconds, or milliseconds in 2.6.39-3.x. */
 static uint64_t hystart_now(const TcpSock *tp)
 {
-    return tcp_conf(tp)->hystart == TCP_HYSTART_3X ? tcp_jiffies(tp) : cubic_now_us(tp);
+    return tcp_conf(tp)->hystart == TCP_HYSTART_3X ? bictcp_clock_ms(tp) : cubic_now_us(tp);
 }
 
 static void bictcp_hystart_reset(TcpSock *tp)
@@ -211,7 +220,11 @@ static void bictcp_update_per_ack(TcpSock *tp, CubicState *ca, uint32_t cwnd)
 
 static void cubictcp_cong_avoid(TcpSock *tp, uint64_t ack, uint32_t acked)
 {
-    (void)ack;
+    /* 3.x starts HyStart's next round here, after pkts_acked has judged this ACK against the
+     * round it ends (3.4 bictcp_cong_avoid: cwnd-limited, in slow start, ack after end_seq) */
+    if (tcp_conf(tp)->hystart == TCP_HYSTART_3X && tcp_is_cwnd_limited(tp) &&
+        tp->snd_cwnd <= tp->snd_ssthresh && ack > cubic(tp)->end_seq)
+        bictcp_hystart_reset(tp);
     if (!tcp_cong_avoid_start(tp, &acked))
         return;
     if (tcp_conf(tp)->cwnd_count == TCP_CWND_COUNT_ACKS)
@@ -271,14 +284,16 @@ static void hystart_found(TcpSock *tp, CubicState *ca)
     tp->snd_ssthresh = tp->snd_cwnd;
 }
 
-/* 2.6.29-3.x (3.4 tcp_cubic.c hystart_update, bictcp_acked): delays in 1/8 ms
+/* 2.6.39-3.x (3.4/3.6 tcp_cubic.c hystart_update, bictcp_acked): delays in 1/8 ms
  * ((rtt_us << 3) / 1000, at least 1), so a LAN RTT is 1 and delay_min >> 4 is 0; the ACK train
- * is measured in jiffies (ACKs at most 2 jiffies apart) and must span delay_min >> 4 of them -
- * at once, at a LAN RTT; the delay threshold is clamp(delay_min >> 4, 2 ms, 16 ms). Both
- * detectors are checked on every ACK of the round (not only once the train has ended). */
-#define HYSTART_3X_DELAY_MIN (2u << 3) /* 2 ms in 1/8 ms */
+ * runs on bictcp_clock()'s milliseconds (ACKs at most hystart_ack_delta = 2 ms apart) and must
+ * span MORE than delay_min >> 4 of them: at a LAN RTT, an ACK a millisecond tick after its
+ * round's start. The delay threshold is clamp(delay_min >> 4, 4 ms, 16 ms). Both detectors are
+ * checked on every ACK of the round. (2.6.29-2.6.38 had the train in jiffies with >= and a 2 ms
+ * floor: every LAN round ended slow start at cwnd 16.) */
+#define HYSTART_3X_DELAY_MIN (4u << 3) /* HYSTART_DELAY_MIN: 4 ms in 1/8 ms */
 #define HYSTART_3X_DELAY_MAX (16u << 3)
-#define HYSTART_3X_ACK_DELTA 2u        /* msecs_to_jiffies(2) at HZ 1000 */
+#define HYSTART_3X_ACK_DELTA 2u        /* hystart_ack_delta, ms */
 
 static uint32_t hystart_3x_delay(uint32_t us)
 {
@@ -290,11 +305,10 @@ static void hystart_update_3x(TcpSock *tp, CubicState *ca, uint32_t delay_us)
 {
     uint32_t delay = hystart_3x_delay(delay_us);
     uint32_t delay_min = hystart_3x_delay(ca->delay_min); /* floor keeps the minimum's order */
-    uint64_t now = tcp_jiffies(tp);
-    uint64_t delta_j = (uint64_t)HYSTART_3X_ACK_DELTA * tp->hz / 1000u;
-    if (now - ca->last_ack <= (delta_j ? delta_j : 1u)) {
+    uint64_t now = bictcp_clock_ms(tp);
+    if (now - ca->last_ack <= HYSTART_3X_ACK_DELTA) {
         ca->last_ack = now;
-        if (now - ca->round_start >= (delay_min >> 4)) {
+        if (now - ca->round_start > (delay_min >> 4)) {
             hystart_found(tp, ca);
             return;
         }
@@ -314,14 +328,17 @@ static void hystart_update_3x(TcpSock *tp, CubicState *ca, uint32_t delay_us)
 
 static void hystart_update(TcpSock *tp, CubicState *ca, uint32_t delay)
 {
-    if (tp->snd_una > ca->end_seq)
-        bictcp_hystart_reset(tp);
-    if (tp->snd_cwnd < HYSTART_LOW_WINDOW || tcp_conf(tp)->hystart == TCP_HYSTART_OFF)
-        return;
-    if (tcp_conf(tp)->hystart == TCP_HYSTART_3X) {
-        hystart_update_3x(tp, ca, delay);
+    if (tcp_conf(tp)->hystart == TCP_HYSTART_3X) { /* its round starts in cong_avoid */
+        if (tp->snd_cwnd >= HYSTART_LOW_WINDOW)
+            hystart_update_3x(tp, ca, delay);
         return;
     }
+    /* 5.8+ bictcp_acked calls hystart_update, which starts the next round, only from cwnd
+     * hystart_low_window on: the first round starts mid-flight at the first such ACK */
+    if (tp->snd_cwnd < HYSTART_LOW_WINDOW || tcp_conf(tp)->hystart == TCP_HYSTART_OFF)
+        return;
+    if (tp->snd_una > ca->end_seq)
+        bictcp_hystart_reset(tp);
     uint64_t now = cubic_now_us(tp);
     if (now - ca->last_ack <= HYSTART_ACK_DELTA_US) { /* ACK train */
         ca->last_ack = now;
@@ -370,7 +387,10 @@ static void cubictcp_acked(TcpSock *tp, uint32_t pkts_acked, int32_t rtt_us)
     uint32_t delay = rtt_us ? (uint32_t)rtt_us : 1;
     if (!ca->delay_min || ca->delay_min > delay)
         ca->delay_min = delay;
-    if (!ca->found && tcp_in_slow_start(tp))
+    bool slow_start = tcp_conf(tp)->hystart == TCP_HYSTART_3X
+                          ? tp->snd_cwnd <= tp->snd_ssthresh /* 3.x: cwnd <= ssthresh */
+                          : tcp_in_slow_start(tp);
+    if (!ca->found && slow_start)
         hystart_update(tp, ca, delay);
 }
 

@@ -160,6 +160,33 @@ static void test_hystart_ack_train(void)
     g_assert_cmpint(ack_train_end_ms(false), ==, 6);
 }
 
+/* 5.8+ bictcp_acked calls hystart_update, which starts HyStart's next round, only from cwnd
+ * hystart_low_window (16) on. 10 ms RTT: at cwnd 10 an ACK at 1 ms passes the round's end and
+ * starts nothing; at cwnd 20 the ACK at 2 ms starts the first round, and one ACK per ms ends
+ * slow start at 8 ms (2 + more than 5). A round started at 1 ms would end it at 7 ms. */
+static void test_hystart_first_round(void)
+{
+    TcpBench *tb = th_new();
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 10;
+    tp->ca_ops->pkts_acked(tp, 1, 10000);
+    th_run_to(tb, 1 * SIM_MS);
+    tp->snd_nxt += 100000;
+    tp->snd_una += 50000;
+    tp->ca_ops->pkts_acked(tp, 1, 10000);
+    tp->snd_cwnd = 20;
+    int end = 0;
+    for (int ms = 2; ms <= 20 && !end; ms++) {
+        th_run_to(tb, ms * SIM_MS);
+        tp->ca_ops->pkts_acked(tp, 1, 10000);
+        if (tp->snd_ssthresh == 20)
+            end = ms;
+    }
+    g_assert_cmpint(end, ==, 8);
+    th_free(tb);
+}
+
 /* hosts.H.tcp.cwnd_count (3.3 net/ipv4/tcp_cong.c with tcp_abc = 0 vs 9f9843a751d0 and later):
  * slow start from cwnd 10 with five stretch ACKs of 4 segments each. Counting segments gives
  * cwnd 10 + 20 = 30; counting ACKs gives 10 + 5 = 15 (a 2012 sender grew one segment per ACK). */
@@ -314,39 +341,91 @@ static void test_hystart_ack_train_paced(void)
     g_assert_cmpint(ack_train_end_ms(true), ==, 11);
 }
 
-/* 2.6.29-3.x HyStart (hosts.H.tcp.hystart 3.x; 3.4 tcp_cubic.c bictcp_acked/hystart_update):
- * delays in 1/8 ms, (rtt_us << 3) / 1000 and at least 1, the ACK train measured in jiffies
- * against delay_min >> 4, and the delay threshold clamp(delay_min >> 4, 2 ms, 16 ms).
- *  - 10 ms base RTT (delay_min 80): the train ends slow start once it spans 80 >> 4 = 5 jiffies,
- *    at +5 ms (the later usec rule waits for more than 5 ms: +6); a round of 13 ms samples (104)
- *    is above 80 + clamp(5, 16, 128) = 96 and ends it too (the later rule needs > 14 ms).
- *  - A LAN RTT (40 us: 320 / 1000 = 0 -> 1): delay_min >> 4 = 0 jiffies, so the first ACK within
- *    2 jiffies of the round's start ends slow start as soon as cwnd >= 16. */
+/* 2.6.39-3.x HyStart (hosts.H.tcp.hystart 3.x; 3.4/3.6 tcp_cubic.c bictcp_acked, hystart_update,
+ * bictcp_cong_avoid): delays in 1/8 ms, (rtt_us << 3) / 1000 and at least 1; the ACK train on
+ * bictcp_clock()'s milliseconds (jiffies_to_msecs at HZ 1000), ACKs at most 2 ms apart spanning
+ * MORE than delay_min >> 4; the delay threshold clamp(delay_min >> 4, 4 ms, 16 ms); and a round
+ * starts in cong_avoid once an ACK passes the last round's end, after pkts_acked has judged that
+ * ACK against the old round. */
+static TcpSock *hystart3x_sock(TcpBench *tb)
+{
+    tb->conf[0].tcp.hystart = TCP_HYSTART_3X;
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 20;
+    tp->is_cwnd_limited = true; /* cong_avoid grows (and restarts rounds) only when cwnd-limited */
+    return tp;
+}
+
+/* One ACK of one packet with an RTT sample, in tcp_ack's order: pkts_acked, then cong_avoid. */
+static void ack3x(TcpSock *tp, uint32_t rtt_us)
+{
+    tp->ca_ops->pkts_acked(tp, 1, (int32_t)rtt_us);
+    tp->ca_ops->cong_avoid(tp, tp->snd_una, 1);
+}
+
+/* The next ACK passes the round's end (snd_nxt when the round started). */
+static void pass_round_end(TcpSock *tp)
+{
+    uint64_t end = tp->snd_nxt;
+    tp->snd_nxt += 100000;
+    tp->snd_una = end + 1000;
+}
+
+/* 10 ms base RTT (delay_min 80): a round starting at 0 ends slow start on the ACK at +6 ms
+ * (6 > 80 >> 4 = 5; 2.6.29-2.6.38's jiffies and >= took +5); a round of 13 ms samples (104)
+ * stays below 80 + clamp(5, 32, 128) = 112, one of 15 ms (120) ends it (the 2 ms floor of
+ * 2.6.29-2.6.38 ended it at 13 ms too). */
 static void test_hystart_3x(void)
 {
-    g_assert_cmpint(ack_train_end_ms_in(false, TCP_HYSTART_3X), ==, 5);
     TcpBench *tb = th_new();
-    tb->conf[0].tcp.hystart = TCP_HYSTART_3X;
-    TcpSock *tp = hystart_sock(tb);
-    for (int i = 0; i < 9; i++)
-        tp->ca_ops->pkts_acked(tp, 1, 13000);
-    g_assert_cmpuint(tp->snd_ssthresh, ==, 20);
+    TcpSock *tp = hystart3x_sock(tb);
+    ack3x(tp, 10000);
+    pass_round_end(tp);
+    ack3x(tp, 10000); /* round 2 starts at t = 0 */
+    int end = 0;
+    for (int ms = 1; ms <= 20 && !end; ms++) {
+        th_run_to(tb, ms * SIM_MS);
+        ack3x(tp, 10000);
+        if (tp->snd_ssthresh != TCP_INFINITE_SSTHRESH)
+            end = ms;
+    }
+    g_assert_cmpint(end, ==, 6);
     th_free(tb);
-    tb = th_new();
-    tb->conf[0].tcp.hystart = TCP_HYSTART_3X;
-    th_connect(tb, 1500);
-    tp = tb->a;
-    tp->snd_cwnd = 20;
-    tp->ca_ops->pkts_acked(tp, 1, 40);
-    g_assert_cmpuint(tp->snd_ssthresh, ==, 20);
-    th_free(tb);
-    /* the later rule: 40 us of train is not more than half of 40 us; no delay samples yet */
-    tb = th_new();
-    th_connect(tb, 1500);
-    tp = tb->a;
-    tp->snd_cwnd = 20;
-    tp->ca_ops->pkts_acked(tp, 1, 40);
+    for (int slow = 0; slow < 2; slow++) {
+        tb = th_new();
+        tp = hystart3x_sock(tb);
+        ack3x(tp, 10000);
+        pass_round_end(tp);
+        for (int i = 0; i < 10; i++)
+            ack3x(tp, slow ? 15000 : 13000);
+        g_assert_cmpuint(tp->snd_ssthresh != TCP_INFINITE_SSTHRESH, ==, slow);
+        th_free(tb);
+    }
+}
+
+/* A LAN RTT (40 us: 320 / 1000 = 0 -> 1, delay_min >> 4 = 0): only an ACK in a later
+ * millisecond than its round's start ends slow start. Rounds of 400 us within the first
+ * millisecond leave it on, whatever cwnd reaches; the round started at 0.9 ms ends it with its
+ * ACK at 1.05 ms. */
+static void test_hystart_3x_lan(void)
+{
+    TcpBench *tb = th_new();
+    TcpSock *tp = hystart3x_sock(tb);
+    static const sim_time_t round_us[] = { 100, 500, 900 };
+    for (size_t r = 0; r < G_N_ELEMENTS(round_us); r++) {
+        th_run_to(tb, round_us[r] * SIM_US);
+        pass_round_end(tp);
+        for (sim_time_t us = round_us[r]; us < round_us[r] + 100; us += 20) {
+            th_run_to(tb, us * SIM_US);
+            ack3x(tp, 40);
+        }
+    }
     g_assert_cmpuint(tp->snd_ssthresh, ==, TCP_INFINITE_SSTHRESH);
+    g_assert_cmpuint(tp->snd_cwnd, >, 30);
+    th_run_to(tb, 1050 * SIM_US);
+    ack3x(tp, 40);
+    g_assert_cmpuint(tp->snd_ssthresh, !=, TCP_INFINITE_SSTHRESH);
     th_free(tb);
 }
 
@@ -368,7 +447,9 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/cubic/hystart-delay", test_hystart_delay);
     g_test_add_func("/tcp/cubic/hystart-ack-train", test_hystart_ack_train);
     g_test_add_func("/tcp/cubic/hystart-ack-train-paced", test_hystart_ack_train_paced);
+    g_test_add_func("/tcp/cubic/hystart-first-round", test_hystart_first_round);
     g_test_add_func("/tcp/cubic/hystart-3.x", test_hystart_3x);
+    g_test_add_func("/tcp/cubic/hystart-3.x-lan", test_hystart_3x_lan);
     g_test_add_func("/tcp/cubic/hystart-off", test_hystart_off);
     g_test_add_func("/tcp/reno/basics", test_reno);
     g_test_add_func("/tcp/cwnd-count/slow-start", test_cwnd_count_slow_start);
