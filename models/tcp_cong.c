@@ -231,10 +231,14 @@ static void tcp_cwnd_application_limited(TcpSock *tp)
 
 /* The second half of tcp_cwnd_validate, after a transmit: a flow that fills its cwnd keeps it;
  * one that does not records how much it used and, an RTO after the cwnd last changed, gives
- * back half of what it did not use. */
+ * back half of what it did not use. "Fills" is tcp_is_cwnd_limited since 3.16 (e114a710aa50);
+ * before, and so with cwnd_limited in_flight, packets_out >= snd_cwnd. */
 void tcp_cwnd_validate_usage(TcpSock *tp)
 {
-    if (tcp_is_cwnd_limited(tp)) {
+    bool full = tcp_conf(tp)->cwnd_limited == TCP_CWND_LIMITED_IN_FLIGHT
+                    ? tp->packets_out >= tp->snd_cwnd
+                    : tcp_is_cwnd_limited(tp);
+    if (full) {
         tp->snd_cwnd_used = 0;
         tp->snd_cwnd_stamp = tcp_jiffies(tp);
         return;

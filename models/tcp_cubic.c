@@ -258,9 +258,12 @@ static void cubictcp_state(TcpSock *tp, uint8_t new_state)
 static void cubictcp_cwnd_event(TcpSock *tp, TcpCaEvent ev)
 {
     CubicState *ca = cubic(tp);
-    if (ev != CA_EVENT_TX_START || !ca->in_epoch)
+    /* 3.x CUBIC (cwnd_count acks, <= 3.13) had no cwnd_event: the shift is 4.3's */
+    if (ev != CA_EVENT_TX_START || !ca->in_epoch ||
+        tcp_conf(tp)->cwnd_count == TCP_CWND_COUNT_ACKS)
         return;
-    /* idle (application limited): shift the epoch to keep growth on the curve */
+    /* idle (application limited): shift the epoch to keep growth on the curve (30927520dbae
+     * "tcp_cubic: better follow cubic curve after idle period", 4.3) */
     uint64_t now = tcp_jiffies(tp);
     if (now > tp->lsndtime) {
         ca->epoch_start += now - tp->lsndtime;

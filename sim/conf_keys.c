@@ -474,7 +474,8 @@ static const ConfKey table[] = {
              "full: slow start 9f9843a751d0 in 3.14, congestion avoidance and CUBIC in the 2015 "
              "stretch-ACK series); acks = one step per ACK of new data, as <= 3.13 with the "
              "default tcp_abc = 0 (tcp_slow_start +1, tcp_cong_avoid_ai one credit), CUBIC "
-             "scaling its cnt by a 1/16 EWMA of packets per ACK (delayed_ack)."),
+             "scaling its cnt by a 1/16 EWMA of packets per ACK (delayed_ack) and, as before "
+             "4.3, not shifting its epoch over an idle period."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.cwnd_limited", tcp.cwnd_limited, "tracked",
              cwnd_limited_choices, "tcp",
              "When an ACK may grow cwnd (tcp_is_cwnd_limited): tracked = 3.16+ (e114a710aa50 "

@@ -71,6 +71,42 @@ static void test_cubic_curve(void)
     th_free(tb);
 }
 
+/* The curve of test_cubic_curve to T = 1.5 s (cwnd 93), then 3 s without sending, then
+ * CA_EVENT_TX_START and another 100 ms of ACKs: cwnd at the end. */
+static uint32_t cwnd_after_idle(TcpCwndCount count)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.cwnd_count = count;
+    th_connect(tb, 1500);
+    TcpSock *tp = cubic_after_loss(tb);
+    uint64_t acc = 0;
+    for (sim_time_t ms = 1; ms <= 4600; ms++) {
+        if (ms > 1500 && ms <= 4500)
+            continue; /* idle: nothing in flight, nothing ACKed */
+        th_run_to(tb, ms * SIM_MS);
+        if (ms == 1500)
+            tp->lsndtime = tcp_jiffies(tp);
+        if (ms == 4501)
+            tp->ca_ops->cwnd_event(tp, CA_EVENT_TX_START);
+        acc += tp->snd_cwnd;
+        for (; acc >= 100; acc -= 100)
+            tp->ca_ops->cong_avoid(tp, 0, 1);
+    }
+    uint32_t cwnd = tp->snd_cwnd;
+    th_free(tb);
+    return cwnd;
+}
+
+/* After an idle period 4.3+ shifts the epoch by the idle time (30927520dbae "tcp_cubic: better
+ * follow cubic curve after idle period"), so growth resumes where it paused: W(1.6 s) = 92.8,
+ * cwnd at most 94. 3.x CUBIC (cwnd_count acks) had no cwnd_event: t counts the idle time, the
+ * target is W(4.7 s) = 100.04 and cwnd climbs to ~100 within the 100 ms. */
+static void test_cubic_idle_epoch(void)
+{
+    g_assert_cmpuint(cwnd_after_idle(TCP_CWND_COUNT_SEGMENTS), <=, 94);
+    g_assert_cmpuint(cwnd_after_idle(TCP_CWND_COUNT_ACKS), >=, 99);
+}
+
 /* Reno: ssthresh = max(cwnd / 2, 2); in congestion avoidance one segment per cwnd ACKed. */
 static void test_reno(void)
 {
@@ -293,6 +329,38 @@ static void test_cwnd_limited_in_flight(void)
     g_assert_cmpuint(cwnd_after_ack(TCP_CWND_LIMITED_TRACKED, 58, false), ==, 58);
 }
 
+/* RFC 2861's usage test after a transmit (tcp_cwnd_validate). 3.4: "packets_out >= snd_cwnd",
+ * whatever the growth test (in_flight) says; 3.16+ asks tcp_is_cwnd_limited. cwnd 20, 15 out
+ * (the growth test of 3.4 calls that cwnd-limited: 5 left, under a third of cwnd and under
+ * 64 KB), validated 2 s after cwnd last moved: 3.4 found the network starving and decayed cwnd to
+ * (20 + 15) / 2 = 17; the tracked rule, with the last sends having found cwnd full, keeps 20. */
+static uint32_t cwnd_after_validate(TcpCwndLimited rule)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.cwnd_limited = rule;
+    tb->conf[0].tcp.slow_start_after_idle = true; /* net.ipv4.tcp_slow_start_after_idle = 1 */
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->gso_ok = true;
+    tp->snd_cwnd = 20;
+    tp->prior_in_flight = 15;
+    tp->is_cwnd_limited = true;
+    tp->snd_cwnd_stamp = tcp_jiffies(tp);
+    th_run_to(tb, 2 * SIM_S);
+    tp->packets_out = 15;
+    tcp_cwnd_validate_usage(tp);
+    tp->packets_out = 0;
+    uint32_t cwnd = tp->snd_cwnd;
+    th_free(tb);
+    return cwnd;
+}
+
+static void test_cwnd_validate_usage_era(void)
+{
+    g_assert_cmpuint(cwnd_after_validate(TCP_CWND_LIMITED_IN_FLIGHT), ==, 17);
+    g_assert_cmpuint(cwnd_after_validate(TCP_CWND_LIMITED_TRACKED), ==, 20);
+}
+
 /* CUBIC after a loss at cwnd 100 (cwnd 70, 100 ms RTT), every ACK covering 4 segments, for
  * 3 s, cwnd sampled every 100 ms. Counting segments, cwnd follows the curve (72, 74, ... 100).
  * Counting ACKs, 3.x CUBIC divides cnt by its packets-per-ACK estimate (converging from 2 to 4),
@@ -444,6 +512,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/cubic/reduction", test_cubic_reduction);
     g_test_add_func("/tcp/cubic/curve", test_cubic_curve);
+    g_test_add_func("/tcp/cubic/idle-epoch", test_cubic_idle_epoch);
     g_test_add_func("/tcp/cubic/hystart-delay", test_hystart_delay);
     g_test_add_func("/tcp/cubic/hystart-ack-train", test_hystart_ack_train);
     g_test_add_func("/tcp/cubic/hystart-ack-train-paced", test_hystart_ack_train_paced);
@@ -457,5 +526,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/cwnd-count/slow-start-at-ssthresh", test_cwnd_count_slow_start_at_ssthresh);
     g_test_add_func("/tcp/cwnd-count/cubic-ack-ratio", test_cwnd_count_cubic_ack_ratio);
     g_test_add_func("/tcp/cwnd-limited/in-flight", test_cwnd_limited_in_flight);
+    g_test_add_func("/tcp/cwnd-limited/validate-usage-era", test_cwnd_validate_usage_era);
     return g_test_run();
 }
