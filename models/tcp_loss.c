@@ -176,6 +176,9 @@ void tcp_enter_cwr(TcpSock *tp)
 
 void tcp_enter_recovery(TcpSock *tp)
 {
+    /* 6.12+ tcp_retrans_stamp_cleanup: the clock starts with this episode's fast retransmit */
+    if (tcp_conf(tp)->undo_without_rtx && !tcp_any_retrans_done(tp))
+        tp->retrans_stamp = 0;
     tcp_count(tp, tcp_is_sack(tp) ? CTR_TcpExtTCPSackRecovery : CTR_TcpExtTCPRenoRecovery, 1);
     tp->prior_ssthresh = 0;
     tcp_init_undo(tp);
@@ -236,11 +239,13 @@ void tcp_enter_loss(TcpSock *tp)
 /* ---- undo (T.C.6, C.7) ---- */
 
 /* tcp_packet_delayed (Eifel, RFC 3522): the ACK echoes a TSval older than our first
- * retransmission, so an original got through. */
+ * retransmission, so an original got through - or (tcp.undo_without_rtx: 6.12+, and 3.x) no
+ * retransmission was even attempted, so whatever is acked is an original. */
 static bool tcp_packet_delayed(const TcpSock *tp)
 {
-    return tp->retrans_stamp && tp->saw_tstamp && tp->rcv_tsecr &&
-           (int32_t)(tp->rcv_tsecr - tp->retrans_stamp) < 0;
+    if (!tp->retrans_stamp)
+        return tcp_conf(tp)->undo_without_rtx;
+    return tp->saw_tstamp && tp->rcv_tsecr && (int32_t)(tp->rcv_tsecr - tp->retrans_stamp) < 0;
 }
 
 static bool tcp_may_undo(const TcpSock *tp)

@@ -342,6 +342,15 @@ static const ConfKey table[] = {
              "Congestion control: cubic (the default since 2.6.19) or reno."),
     HOST("tcp", "tcp.frto", CONF_T_U32, tcp.frto, "2", "0", "2",
          "net.ipv4.tcp_frto: 2 = SACK-enhanced F-RTO (default), 1 = basic, 0 = off."),
+    HOST("tcp", "tcp.undo_without_rtx", CONF_T_BOOL, tcp.undo_without_rtx, "true", NULL, NULL,
+         "A loss episode (Recovery or Loss) whose ACKs come before any retransmission was even "
+         "attempted (TSQ, pacing or cwnd held it back) is undone as spurious: tcp_packet_delayed "
+         "takes retrans_stamp 0 as 'delayed', and Recovery starts by clearing a stale "
+         "retrans_stamp. true = 6.12+ and the 5.15/6.1/6.6 stable trees (\"tcp: fix to allow "
+         "timestamp undo if no retransmits were sent\", \"tcp: fix tcp_enter_recovery() to zero "
+         "retrans_stamp when it's safe\", Oct 2024); 3.x's tcp_packet_delayed also had the "
+         "first half (!retrans_stamp || ...). false = the 4.x-6.11 rule: only an echoed TSval "
+         "older than the first retransmission counts."),
     HOST("tcp", "tcp.sack", CONF_T_BOOL, tcp.sack, "true", NULL, NULL, "net.ipv4.tcp_sack=1."),
     HOST("tcp", "tcp.timestamps", CONF_T_BOOL, tcp.timestamps, "true", NULL, NULL,
          "net.ipv4.tcp_timestamps=1: a 12-byte option in every segment."),

@@ -170,6 +170,8 @@ typedef struct TcpConf {
     bool rcvbuf_autotune;      /* hosts.H.tcp.rcvbuf_autotune */
     CongControl cc;            /* hosts.H.tcp.cc */
     uint32_t frto;             /* hosts.H.tcp.frto */
+    bool undo_without_rtx;     /* hosts.H.tcp.undo_without_rtx: nothing retransmitted counts as
+                                * delayed for the undo (<= 3.x, 6.12+) */
     bool sack;                 /* hosts.H.tcp.sack */
     bool timestamps;           /* hosts.H.tcp.timestamps */
     bool usec_ts;              /* hosts.H.tcp.usec_ts: TSval in us (route feature tcp_usec_ts) */

@@ -242,6 +242,47 @@ static void run_reo(bool original_arrives, uint64_t *retrans, sim_time_t *retran
     th_free(tb);
 }
 
+/* Recovery entered while nothing could be retransmitted yet (TSQ, pacing or cwnd held the fast
+ * retransmit back: here Recovery is entered directly), then the ACK of the originals, which
+ * were only late. tcp_init_undo left undo_retrans -1 and retrans_stamp is 0. 6.12+ (and the
+ * 5.15/6.1/6.6 stable trees; "tcp: fix to allow timestamp undo if no retransmits were sent",
+ * Oct 2024) and 3.x's tcp_packet_delayed take "nothing retransmitted" as delayed: the
+ * reduction is undone (TCPFullUndo, cwnd back to 10). 4.x-6.11 (tcp.undo_without_rtx false)
+ * needed an echoed TSval older than a retransmission, so the reduction stays (cwnd 7). */
+static uint32_t cwnd_after_late_originals(bool undo_without_rtx, uint64_t *full_undo)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.undo_without_rtx = undo_without_rtx;
+    th_connect(tb, 1500);
+    th_write(tb->a, 2 * 1448);
+    g_assert_cmpuint(tb->a->retrans_stamp, ==, 0);
+    tcp_enter_recovery(tb->a);
+    g_assert_cmpint(tb->a->undo_retrans, ==, -1);
+    g_assert_cmpuint(tb->a->snd_ssthresh, ==, 7);
+    tb->a->snd_cwnd = tb->a->snd_ssthresh;
+    th_run_to(tb, 5 * SIM_MS);
+    while (th_deliver(tb, 0))
+        ;
+    th_run_to(tb, 10 * SIM_MS);
+    while (th_deliver(tb, 1))
+        ;
+    g_assert_cmpuint(tb->a->packets_out, ==, 0);
+    g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 0);
+    *full_undo = th_ctr(tb, 0, CTR_TcpExtTCPFullUndo);
+    uint32_t cwnd = tb->a->snd_cwnd;
+    th_free(tb);
+    return cwnd;
+}
+
+static void test_undo_without_retransmission(void)
+{
+    uint64_t undo;
+    g_assert_cmpuint(cwnd_after_late_originals(true, &undo), ==, 10);
+    g_assert_cmpuint(undo, ==, 1);
+    g_assert_cmpuint(cwnd_after_late_originals(false, &undo), ==, 7);
+    g_assert_cmpuint(undo, ==, 0);
+}
+
 /* A spurious loss probe must not move RACK's clock (tcp_skb_spurious_retrans, the same in every
  * kernel since RACK: a RETRANS skb whose ACK echoes a TSval from before its retransmission was
  * acked by its original). A 10 ms RTT sample, then two 1-MSS skbs at 20 ms, both held. With 2
@@ -324,12 +365,16 @@ static void test_rack_reo_timer_hz250(void)
  * head fills the hole, and the cumulative ACK reaches high_seq exactly: Reno holds Recovery
  * until something above high_seq is ACKed (tcp_try_undo_recovery, RFC 2582). One more
  * segment's ACK ends it without undo (it echoes the retransmission's TSval) -> cwnd =
- * ssthresh 7. */
+ * ssthresh 7. That is the 4.x-6.11 rule (tcp.undo_without_rtx false): the ACK that reached
+ * high_seq also cleared retrans_stamp (tcp_is_non_sack_preventing_reopen: no retransmission
+ * left), which 6.12+'s tcp_packet_delayed reads as "nothing retransmitted" and undoes. */
 static void test_newreno_fast_retransmit(void)
 {
     TcpBench *tb = th_new();
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         tb->conf[i].tcp.sack = false;
+        tb->conf[i].tcp.undo_without_rtx = false;
+    }
     th_connect(tb, 1500);
     for (int i = 0; i < 5; i++)
         th_write(tb->a, 1448);
@@ -885,6 +930,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/recovery/dsack-undo-then-loss", test_dsack_undo_then_loss);
     g_test_add_func("/tcp/recovery/frto-spurious-rto", test_frto_spurious_rto);
     g_test_add_func("/tcp/recovery/spurious-probe-keeps-rack", test_spurious_probe_keeps_rack);
+    g_test_add_func("/tcp/recovery/undo-without-retransmission", test_undo_without_retransmission);
     g_test_add_func("/tcp/recovery/rack-reo-timer", test_rack_reo_timer);
     g_test_add_func("/tcp/recovery/rack-reo-timer-hz250", test_rack_reo_timer_hz250);
     g_test_add_func("/tcp/recovery/newreno-fast-retransmit", test_newreno_fast_retransmit);
