@@ -10,8 +10,9 @@
 #        owner is off its CPU, by sksim's diagnosis) and "after - RTOs vanish".
 #   003: both checks. With load balancing (hosts.H.sched.load_balance) no flow is stranded on
 #        the interrupt CPU any more, and the median flow gains: the timer re-arm cost is the effect.
-#   004: two of five: "before" near 6.05 Gbit/s (5.7) and no ACK dropped in "after". Without
-#        the tail loss probe, which 3.4 did not have, "after" is no faster (README, 004).
+#   004: "after" drops no ACK. "before" near 6.05 Gbit/s (5.7) and its ACK drops pass with seed
+#        1 but are asserted over five seeds only (below). "after" is no faster: the receiver,
+#        ~1.9 us a segment, holds both variants near 5.7 Gbit/s (README, 004).
 #   001: the check's band is not met, but batching the flush must still speed loopback up.
 source "$(dirname "$0")/common.bash"
 
@@ -60,10 +61,10 @@ compare backlog-limit 2s
 # the 128 ACKs "before" dropped all followed an RTO at 0.2 s, itself the work of a receive queue
 # that stayed above sk_rcvbuf (out-of-order frames at 2624 bytes of truesize each, never
 # collapsed), so that every segment met a full backlog. 3.4 collapses that queue and grows the
-# unlocked buffer (tcp_clamp_window): no RTO. "before" now drops ACKs in some seeds only (with
-# 3.4's receive autotuning, tcp.rcv_autotune 3.x, sized per 1448-byte advmss: 15 in seed 5,
-# none in 1-4, 2 s);
-# the five-seed mean, tests/seed-effects-floor, meets the check.
+# unlocked buffer (tcp_clamp_window): no RTO. "before" now drops ACKs in some seeds only: with
+# 3.4's own HyStart (tcp.hystart 3.x, Dec 1) 15 in seeds 1, 3, 4 and 5 and none in seed 2 at
+# 2 s, each time in one episode (seed 1: at 1.27 s), too marginal to pin for one seed; the
+# five-seed mean, tests/seed-effects-floor, meets the check.
 must_pass backlog-limit "after - no backlog drops"
 known_gaps backlog-limit
 
