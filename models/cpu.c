@@ -87,6 +87,8 @@ struct Cpu {
                                 * progress is charged to (curr when it started); else NULL */
     sim_time_t sched_pending_ns; /* curr's run time not yet given to the scheduler */
     sim_time_t next_balance;   /* periodic balancing: earliest next pass (rq->next_balance) */
+    sim_time_t avg_idle_ns;    /* rq->avg_idle (sched.newidle_avg_idle) */
+    sim_time_t idle_stamp;     /* rq->idle_stamp: when it last went newly idle, or -1 */
     sim_time_t balance_ns;     /* COST_LB_PULL of pulls into this CPU, paid at its next switch */
     RunQueue rq;
     SoftirqEngine softirq;
@@ -100,6 +102,9 @@ static void cpu_fire(Sim *sim, void *ctx);
 static void tick_fire(Sim *sim, void *ctx);
 static void cpu_dispatch(Cpu *cpu);
 static bool newidle_balance(Cpu *cpu);
+static void newidle_note_wakeup(Cpu *cpu);
+/* sysctl_sched_migration_cost: 0.5 ms in every kernel since 2.6.2x (kernel/sched/fair.c) */
+#define SCHED_MIGRATION_COST_NS (500 * SIM_US)
 static void tick_balance(Cpu *cpu);
 
 /* ---- accounting ---------------------------------------------------------------------------- */
@@ -226,6 +231,8 @@ Cpu *cpu_new(Host *h, uint32_t index)
     sim_event_init(&cpu->tick, tick_fire, cpu, EVK_SCHED_TICK, obj);
     rq_init(&cpu->rq, &h->conf->sched, h->ncpus, h->hz);
     rq_share_waiting_count(&cpu->rq, &h->nr_rqs_waiting);
+    cpu->avg_idle_ns = 2 * SCHED_MIGRATION_COST_NS; /* sched_init: 2 * migration cost */
+    cpu->idle_stamp = -1;
     cpu->mark = sim_now(h->sim);
     ksoftirqd_init(cpu);
     return cpu;
@@ -693,6 +700,7 @@ static Cpu *select_wake_cpu(Task *t)
 static void task_wake_enqueue(Task *t, Cpu *cpu, Cpu *waker)
 {
     SIM_LOG(t->host, LOG_SCHED, waker, "sched_wakeup", "task=%s target_cpu=%u", t->name, cpu->index);
+    newidle_note_wakeup(cpu);
     sched_sync(cpu);
     rq_enqueue_wakeup(&cpu->rq, t);
     t->state = TASK_RUNNABLE;
@@ -768,8 +776,9 @@ void task_fini(Task *t)
  * LBF_ALL_PINNED retry of load_balance()). One task per pull.
  * Simplified: no PELT load or utilisation, no imbalance types or migration_type (one task per
  * pull whatever the gap), no cache-hot refusal (task_hot(), sysctl_sched_migration_cost 0.5 ms,
- * cache_nice_tries), no avg_idle / max_newidle_lb_cost gate and no NI_RANDOM (6.19) on newidle,
- * no balance_interval doubling after failures, no active balance of a running task, no IPI
+ * cache_nice_tries), the avg_idle gate of 2.6.33-5.15 only with sched.newidle_avg_idle, no
+ * max_newidle_lb_cost gate (5.16+) and no NI_RANDOM (6.19) on newidle, no balance_interval
+ * doubling after failures, no active balance of a running task, no IPI
  * delay for the nohz kick, and a newidle pass only when a task leaves the CPU (not after an
  * interrupt on an already idle CPU). A search that finds nothing (the kernel's
  * rd->overload clear) costs nothing; each pull costs COST_LB_PULL on the puller, paid as
@@ -873,17 +882,41 @@ static void lb_pull(Cpu *dst, Cpu *src, Task *t, const char *why, bool notify)
         check_preempt(dst, t);
 }
 
-/* From cpu_schedule() when the queue is empty: true if a task was pulled onto cpu's queue. */
+/* From cpu_schedule() when the queue is empty: true if a task was pulled onto cpu's queue.
+ * CFS 2.6.33-5.15 (sched.newidle_avg_idle): the idle spell is stamped first, and a CPU whose
+ * average idle time is under sysctl_sched_migration_cost does not balance. */
 static bool newidle_balance(Cpu *cpu)
 {
     if (!lb_enabled(cpu->host))
         return false;
+    bool gate = cpu->host->conf->sched.newidle_avg_idle;
+    if (gate) {
+        cpu->idle_stamp = sim_now(cpu->sim);
+        if (cpu->avg_idle_ns < SCHED_MIGRATION_COST_NS)
+            return false;
+    }
     Task *t = NULL;
     Cpu *src = lb_find_busiest(cpu, 2, &t);
     if (!src)
         return false;
     lb_pull(cpu, src, t, "newidle", false);
+    cpu->idle_stamp = -1;
     return true;
+}
+
+/* ttwu_do_wakeup (2.6.33-5.15): a wake-up ends the idle spell stamped by newidle_balance; its
+ * length goes into avg_idle (update_avg: 1/8 of the difference), a spell over 2 x the migration
+ * cost setting it to that cap (3.4's form). */
+static void newidle_note_wakeup(Cpu *cpu)
+{
+    if (cpu->idle_stamp < 0)
+        return;
+    sim_time_t delta = sim_now(cpu->sim) - cpu->idle_stamp, max = 2 * SCHED_MIGRATION_COST_NS;
+    if (delta > max)
+        cpu->avg_idle_ns = max;
+    else
+        cpu->avg_idle_ns += (delta - cpu->avg_idle_ns) / 8;
+    cpu->idle_stamp = -1;
 }
 
 /* One rebalance_domains() pass for cpu if its interval is due: pull one task when the busiest

@@ -228,6 +228,15 @@ static const ConfKey table[] = {
          "softirq counts as one running task. A pass looks at no more than 32 tasks of the "
          "busiest queue (sysctl_sched_nr_migrate). Each pull costs costs.lb_pull on the puller. "
          "false = tasks move only at wake-up (sched.wake_idle)."),
+    HOST("sched", "sched.newidle_avg_idle", CONF_T_BOOL, sched.newidle_avg_idle, "false", NULL,
+         NULL,
+         "A CPU going idle balances (newidle) only while its average idle time is at least "
+         "sysctl_sched_migration_cost, 0.5 ms: rq->avg_idle, a 1/8 running average of the gaps "
+         "between going idle and the next wake-up on it, capped at 1 ms and starting there "
+         "(idle_balance/newidle_balance and ttwu_do_wakeup, from 'sched: Rate-limit newidle', "
+         "2.6.33, to 5.15). So a CPU that sleeps and wakes at packet rate stops pulling. false "
+         "= no such gate (before 2.6.33; 5.16+ and EEVDF gate on max_newidle_lb_cost, not "
+         "modelled)."),
     HOST("sched", "sched.irq_time_accounting", CONF_T_BOOL, sched.irq_time_accounting, "true", NULL,
          NULL,
          "CONFIG_IRQ_TIME_ACCOUNTING=y, as distribution kernels build it: softirq time that "

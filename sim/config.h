@@ -136,6 +136,7 @@ typedef struct SchedConf {
     PreemptModel preempt;          /* hosts.H.sched.preempt */
     bool wake_idle;                /* hosts.H.sched.wake_idle */
     bool load_balance;             /* hosts.H.sched.load_balance */
+    bool newidle_avg_idle;         /* hosts.H.sched.newidle_avg_idle: CFS 2.6.33-5.15 gate */
     bool irq_time_accounting;      /* hosts.H.sched.irq_time_accounting */
 } SchedConf;
 

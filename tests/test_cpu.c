@@ -470,6 +470,95 @@ static void test_lb_newidle_pulls_before_any_tick(void)
     g_assert_cmpint(on_cpu1, ==, 1);
 }
 
+/* sched.newidle_avg_idle (CFS 2.6.33-5.15). P, pinned to CPU 1, is woken every 60 us and runs
+ * 10 us: CPU 1's idle spells are ~48 us, and from avg_idle's starting 1 ms ten of them bring the
+ * 1/8 average to ~0.3 ms, under the 0.5 ms migration cost. A, B and C, CPU-bound, start on CPU 0
+ * at 600 us. Without the gate CPU 1 pulls one of them the next time P sleeps; with it, CPU 1
+ * does not balance at all before CPU 0's first tick (1 ms), and all three stay on CPU 0. */
+typedef struct {
+    Task t;
+    bool ran;
+} Pulser;
+
+static void pulser_step(Task *t)
+{
+    Pulser *p = t->ctx;
+    p->ran = !p->ran;
+    if (p->ran)
+        cpu_charge(t->cpu, 10 * SIM_US);
+    else
+        task_sleep(t);
+}
+
+typedef struct {
+    SimEvent ev;
+    Sim *sim;
+    Task *t;
+    sim_time_t period;
+} Pulse;
+
+static void pulse_fire(Sim *sim, void *ctx)
+{
+    Pulse *p = ctx;
+    task_wake(p->t, NULL);
+    sim_schedule_at(sim, &p->ev, sim_now(sim) + p->period);
+}
+
+typedef struct {
+    SimEvent ev;
+    StepTask *w;
+} Starter3;
+
+static void start_three_fire(Sim *sim, void *ctx)
+{
+    (void)sim;
+    Starter3 *st = ctx;
+    for (int i = 0; i < 3; i++)
+        task_start(&st->w[i].t);
+}
+
+static int pulled_to_cpu1(bool gate)
+{
+    TestHost *th = test_host_new(2, 1000);
+    th->conf.sched.wake_idle = false;
+    th->conf.sched.load_balance = true;
+    th->conf.sched.policy = SCHED_CFS;
+    th->conf.sched.newidle_avg_idle = gate;
+    test_host_build(th);
+    CpuList cpu1 = { .n = 1, .cpu = { 1 } };
+    Task idle[3];
+    for (int i = 0; i < 3; i++)
+        task_init(&idle[i], &th->host, "never", step_task, NULL, &cpu1);
+    Pulser pu = { 0 };
+    task_init(&pu.t, &th->host, "p", pulser_step, &pu, &cpu1);
+    task_start(&pu.t);
+    Pulse pulse = { .sim = th->sim, .t = &pu.t, .period = 60 * SIM_US };
+    sim_event_init(&pulse.ev, pulse_fire, &pulse, 0, 0);
+    sim_schedule_at(th->sim, &pulse.ev, 60 * SIM_US);
+    StepTask w[3];
+    for (int i = 0; i < 3; i++) {
+        w[i] = (StepTask){ .steps = 500, .step_ns = 10 * SIM_US };
+        task_init(&w[i].t, &th->host, "w", step_task, &w[i], NULL);
+        g_assert_true(w[i].t.cpu == th->cpus[0]);
+    }
+    Starter3 st = { .w = w };
+    sim_event_init(&st.ev, start_three_fire, &st, 0, 0);
+    sim_schedule_at(th->sim, &st.ev, 600 * SIM_US);
+    sim_run_until(th->sim, 900 * SIM_US);
+    int on_cpu1 = 0;
+    for (int i = 0; i < 3; i++)
+        on_cpu1 += w[i].t.cpu == th->cpus[1];
+    sim_cancel(th->sim, &pulse.ev);
+    test_host_free(th);
+    return on_cpu1;
+}
+
+static void test_lb_newidle_avg_idle_gate(void)
+{
+    g_assert_cmpint(pulled_to_cpu1(false), ==, 1);
+    g_assert_cmpint(pulled_to_cpu1(true), ==, 0);
+}
+
 /* A and B are pinned to CPU 0: only C may be pulled, and it is; A and B never move. */
 static void test_lb_never_pulls_pinned_task(void)
 {
@@ -707,6 +796,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/lb-idle-cpu-pulls-waiting-task", test_lb_idle_cpu_pulls_waiting_task);
     g_test_add_func("/cpu/lb-scans-at-most-32-tasks", test_lb_scans_at_most_32_tasks);
     g_test_add_func("/cpu/lb-newidle-pulls-before-any-tick", test_lb_newidle_pulls_before_any_tick);
+    g_test_add_func("/cpu/lb-newidle-avg-idle-gate", test_lb_newidle_avg_idle_gate);
     g_test_add_func("/cpu/lb-never-pulls-pinned-task", test_lb_never_pulls_pinned_task);
     g_test_add_func("/cpu/irq-time-accounting-hides-softirq",
                     test_irq_time_accounting_hides_softirq_from_slice);
