@@ -371,7 +371,9 @@ static void tcp_sendmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     tcp_skb_fill(tp, skb, n);
     c->done += n;
     tcp_charge_copy(tp, t->cpu, n);
-    if (skb->len < size_goal)
+    /* "if (!msg_data_left(msg)) goto out": the write's end leaves the loop before the
+     * size_goal test, so a skb that it fills exactly goes by the end-of-call tcp_push (PSH) */
+    if (c->done >= c->len || skb->len < size_goal)
         return;
     if (tp->write_seq > tp->pushed_seq + (tp->max_window >> 1)) { /* forced_push */
         tcp_mark_push(tp, skb);

@@ -551,12 +551,52 @@ static void test_sendmsg_psh_marks_write_end(void)
     test_host_free(th);
 }
 
+/* A write that ends exactly where its skb is full leaves the copy loop before the size_goal test
+ * ("if (!msg_data_left(msg)) goto out", tcp_sendmsg_locked, 2.6 to 6.x), so the skb goes out
+ * by the end-of-call tcp_push, marked PSH, not by tcp_push_one without it. Three writes of
+ * 61440 bytes (size_goal 15 x 4096): three skbs, each with PSH. */
+static void test_sendmsg_full_skb_write_end_psh(void)
+{
+    const uint64_t wr = 61440;
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.tcp.sndbuf = 4u << 20;
+    th->conf.tcp.autocorking = true;
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 4096 + 40 + (th->conf.tcp.timestamps ? 12 : 0));
+    a->snd_cwnd = 1000;
+    a->snd_wnd = a->max_window = 4u << 20;
+    Held d = { .tp = a };
+    skb_queue_init(&d.q);
+    tcp_set_xmit_hook(a, hold_and_record, &d);
+    App app = { .tp = a, .sender = true, .len = wr, .max_calls = 3 };
+    app_start(&app, h, "writer", 0);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    complete_all(&d);
+    sim_run_until(th->sim, 10 * SIM_MS);
+    complete_all(&d);
+    g_assert_cmpuint(app.calls, ==, 3);
+    g_assert_cmpuint(d.n, ==, 3);
+    for (uint32_t i = 0; i < d.n; i++) {
+        g_assert_cmpuint(d.end[i], ==, 1 + (i + 1) * wr);
+        g_assert_cmpuint(d.flags[i] & TCPHDR_PSH, ==, TCPHDR_PSH);
+    }
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/syscalls/sendmsg-flush-rule", test_sendmsg_flush_rule);
     g_test_add_func("/tcp/syscalls/loopback-transfer", test_loopback_transfer);
     g_test_add_func("/tcp/syscalls/sendmsg-psh-marks-write-end", test_sendmsg_psh_marks_write_end);
+    g_test_add_func("/tcp/syscalls/sendmsg-full-skb-write-end-psh",
+                    test_sendmsg_full_skb_write_end_psh);
     g_test_add_func("/tcp/syscalls/sendmsg-memory-wait", test_sendmsg_waits_for_memory);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-wait", test_recvmsg_cleanup_before_wait);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-flush", test_recvmsg_cleanup_before_flush);
