@@ -379,6 +379,8 @@ static void nic_queue_init(Nic *n, NicQueue *q, uint32_t index)
     q->napi.own_work = true;
     GroParams gp;
     gro_params_default(&gp, n->conf->mtu, n->conf->gro);
+    if (n->conf->gro_normal_batch)
+        gp.normal_batch = n->conf->gro_normal_batch;
     gro_init(&q->gro, &gp, h->pool, nic_gro_deliver, q);
     gro_set_clock(&q->gro, h->sim, h->hz, h->tick_phase);
     nic_rx_init(q);

@@ -270,6 +270,11 @@ static const ConfKey table[] = {
          "Must not be below the rate of any link the host sends into."),
     HOST("nic", "nic.gro", CONF_T_BOOL, nic.gro, "true", NULL, NULL,
          "Generic receive offload: NAPI merges a flow's segments up to 64 KiB (ethtool -K gro on)."),
+    HOST("nic", "nic.gro_normal_batch", CONF_T_U32, nic.gro_normal_batch, "8", "1", "1024",
+         "Segments NAPI gathers before handing what GRO did not hold (and, with gro off, every "
+         "frame) to the stack, and at the end of each poll (net.core.gro_normal_batch, "
+         "323ebb61e32b 'net: use listified RX for handling GRO_NORMAL skbs', 5.4). 1 = each skb "
+         "goes up at once (napi_skb_finish -> netif_receive_skb), as before 5.4."),
     HOST("nic", "nic.tso", CONF_T_BOOL, nic.tso, "true", NULL, NULL,
          "TCP segmentation offload: the stack hands the NIC up to 64 KiB (ethtool -K tso on)."),
     HOST("nic", "nic.gso", CONF_T_BOOL, nic.gso, "true", NULL, NULL,

@@ -154,6 +154,7 @@ typedef struct NicConf {
     bool bql;                  /* hosts.H.nic.bql: byte queue limits on the TX ring (3.3+) */
     uint64_t rate_bps;         /* hosts.H.nic.rate: port speed; 0 = the rate of its link */
     bool gro;                  /* hosts.H.nic.gro */
+    uint32_t gro_normal_batch; /* hosts.H.nic.gro_normal_batch: 8 (5.4+), 1 = at once */
     bool tso;                  /* hosts.H.nic.tso */
     bool gso;                  /* hosts.H.nic.gso: software segmentation when tso is off */
     uint32_t irq_cpu;          /* hosts.H.nic.irq_cpu */

@@ -251,6 +251,32 @@ static void test_disabled_batches(void)
     gfix_free(&g);
 }
 
+/* Before 5.4 (nic.gro_normal_batch 1) nothing waits on the normal list: with GRO off every frame
+ * goes up as soon as it is received, and with GRO on so does a frame that cannot be merged (an
+ * out-of-window pure ACK here) while an aggregate stays held until the flush. */
+static void test_normal_batch_one(void)
+{
+    GroFix g;
+    gfix_init(&g, 1500, false, 0);
+    g.gro.p.normal_batch = 1;
+    for (uint32_t k = 0; k < 5; k++) {
+        gro_receive(&g.gro, frame(&g, 1, (uint64_t)k * 1448, 1448, 0, 1500), NULL);
+        g_assert_cmpuint(g.rec.out->len, ==, k + 1);
+    }
+    gfix_free(&g);
+    gfix_init(&g, 1500, true, 0);
+    g.gro.p.normal_batch = 1;
+    gro_receive(&g.gro, frame(&g, 1, 0, 1448, 0, 1500), NULL);
+    gro_receive(&g.gro, frame(&g, 1, 1448, 1448, 0, 1500), NULL);
+    g_assert_cmpuint(g.rec.out->len, ==, 0); /* held, merging */
+    gro_receive(&g.gro, frame(&g, 2, 0, 0, 0, 1500), NULL);
+    g_assert_cmpuint(g.rec.out->len, ==, 1); /* the pure ACK, at once */
+    gro_flush(&g.gro, NULL);
+    g_assert_cmpuint(g.rec.out->len, ==, 2);
+    g_assert_cmpuint(out(&g, 1)->segs, ==, 2);
+    gfix_free(&g);
+}
+
 /* __napi_poll's gro_flush_normal(gro, HZ >= 1000) after a poll that used its whole weight: the
  * aggregate of flow 1, first held in jiffy 0, goes up in jiffy 1 although its next frame could
  * still merge; flow 2's, held in jiffy 1, stays; the normal list (flow 3's lone PSH frame, 1
@@ -328,6 +354,7 @@ int main(int argc, char **argv)
     g_test_add_func("/gro/size-cap-4096", test_size_cap_4096);
     g_test_add_func("/gro/frag-cap-17", test_frag_cap);
     g_test_add_func("/gro/psh-and-batch", test_psh_and_batch);
+    g_test_add_func("/gro/normal-batch-one", test_normal_batch_one);
     g_test_add_func("/gro/pure-acks", test_pure_acks);
     g_test_add_func("/gro/no-merge", test_no_merge);
     g_test_add_func("/gro/max-held", test_max_held);
