@@ -960,6 +960,11 @@ static bool yield_now(Task *t)
     return true;
 }
 
+bool task_need_resched(const Task *t)
+{
+    return t->cpu->need_resched;
+}
+
 bool task_cond_resched(Task *t)
 {
     if (t->host->conf->sched.preempt == PREEMPT_FULL || !may_resched_now(t))

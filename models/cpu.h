@@ -152,6 +152,8 @@ void task_fini(Task *t);
  * step (need_resched set and preempt model none/voluntary). The caller then returns from its
  * step; it keeps its state and continues where it was when it runs again. */
 bool task_cond_resched(Task *t);
+/* should_resched() as seen from t's step: need_resched is set on t's CPU. */
+bool task_need_resched(const Task *t);
 /* might_sleep() point (lock_sock and other sleeping primitives): under CONFIG_PREEMPT_VOLUNTARY
  * it is a cond_resched() (might_resched), under none and full it does nothing. Same contract as
  * task_cond_resched. */

@@ -32,7 +32,10 @@
  *   (even above the limit), else drop when backlog_len + rmem_alloc > limit (the incoming skb's
  *   own truesize is not counted, 3.3+), else append.
  *
- * Not modelled: the E2009-E2016 drain with bottom halves disabled (cond_resched_softirq).
+ * Up to 4.6 (stack.release_sock.bh_disabled) the whole drain runs with bottom halves disabled
+ * on the owner's CPU: its softirq waits until the drain ends, or until cond_resched_softirq()
+ * finds need_resched set and enables them to yield (local_bh_enable; cond_resched;
+ * local_bh_disable), and the backlog grows meanwhile only from other CPUs.
  */
 #include "models/sock.h"
 
@@ -246,6 +249,21 @@ static void take_batch(Sock *sk, Task *t)
     sk->backlog.bytes = 0;
 }
 
+/* <= 4.6: cond_resched_softirq() - with need_resched set, enable BH (the pending softirq runs
+ * before the switch) and yield; drain_step disables them again when the owner runs on. */
+static bool drain_cond_resched_softirq(Sock *sk, Task *t)
+{
+    if (!task_need_resched(t))
+        return false;
+    task_bh_enable(t);
+    if (task_cond_resched(t)) {
+        sk->drain_bh_off = false;
+        return true;
+    }
+    task_bh_disable(t);
+    return false;
+}
+
 static void drain_resched_point(Sock *sk, Task *t)
 {
     uint32_t every = sk->host->stack->release_sock_resched_every;
@@ -253,7 +271,8 @@ static void drain_resched_point(Sock *sk, Task *t)
     if (every == 0 || sk->drain_nb % every != 0)
         return;
     sk->drain_resched_calls++;
-    if (task_cond_resched(t)) {
+    bool yielded = sk->drain_bh_off ? drain_cond_resched_softirq(sk, t) : task_cond_resched(t);
+    if (yielded) {
         sk->drain_yields++;
         sk->host->ctr.v[CTR_SksimOwnerYields]++;
         sk->drain_yielded_at = cpu_acted_at(t->cpu);
@@ -291,6 +310,11 @@ static bool drain_step(Sock *sk, Task *t)
 {
     if (sk->drain_yielded_at)
         drain_resumed(sk, t);
+    bool bh_off = sk->host->stack->release_sock_bh_off;
+    if (bh_off && sk->drain_phase == DRAIN_RUNNING && !sk->drain_bh_off) {
+        task_bh_disable(t); /* back from cond_resched_softirq() */
+        sk->drain_bh_off = true;
+    }
     if (!sk->drain_batch) {
         if (skb_queue_empty(&sk->backlog)) {
             if (sk->drain_phase == DRAIN_RUNNING) {
@@ -299,6 +323,10 @@ static bool drain_step(Sock *sk, Task *t)
                 if (SIM_OBSERVED(sk->host, LOG_BACKLOG))
                     obs_sock_backlog(sk, t->cpu, "drained");
             }
+            if (sk->drain_bh_off) { /* release_sock's spin_unlock_bh: the softirq runs now */
+                sk->drain_bh_off = false;
+                task_bh_enable(t);
+            }
             sk->drain_phase = DRAIN_IDLE;
             return true;
         }
@@ -306,6 +334,10 @@ static bool drain_step(Sock *sk, Task *t)
             sk->drain_phase = DRAIN_RUNNING;
             sk->drain_nb = 0;
             sk->drains++;
+            if (bh_off) {
+                task_bh_disable(t);
+                sk->drain_bh_off = true;
+            }
             SIM_LOG(sk->host, LOG_BACKLOG, t->cpu, "drain_start", "sk=%u len=%" PRIu64 " skbs=%u",
                     sk->port, sk->backlog_len, sk->backlog.qlen);
         }

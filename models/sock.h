@@ -56,6 +56,7 @@ struct Sock {
     uint64_t drain_yields;   /* cond_resched calls in a drain that yielded */
     uint64_t drain_resched_calls; /* cond_resched calls made in drains */
     sim_time_t drain_yielded_at;  /* when the owner last yielded in this drain; 0: it runs */
+    bool drain_bh_off;       /* <= 4.6: this drain holds BH off on the owner's CPU */
     /* private: the drain in progress (release_sock / sk_flush_backlog) */
     Skb *drain_batch;
     uint32_t drain_nb;       /* skbs counted for the resched policy, across batches */

@@ -122,6 +122,14 @@ static const ConfKey table[] = {
           "`__release_sock()` calls `cond_resched()` after every Nth backlog skb, never after a "
           "batch's last: 16 since the 2025 patch (6.18+); 1 = the loop before it, after every "
           "skb including a batch's last."),
+    STACK("release_sock.bh_disabled", CONF_T_BOOL, release_sock_bh_off, "false", NULL, NULL,
+          "The drain runs with bottom halves disabled on the owner's CPU, as up to 4.6: "
+          "release_sock() took the slock with spin_lock_bh, __release_sock() dropped it with "
+          "bh_unlock_sock() (BH stay off) and yielded through cond_resched_softirq(), which "
+          "enables them only to reschedule when need_resched is set. That CPU's receive softirq "
+          "then cannot add to the backlog during a drain; what arrived is processed after "
+          "release. false = 4.7+ (5413d1babe8f 'net: do not block BH while processing socket "
+          "backlog'): BH enabled while each batch is processed."),
     STACK("sendmsg.flush_backlog_every", CONF_T_U32, sendmsg_flush_backlog_every, "16", "0",
           "65536",
           "tcp_sendmsg_locked() runs sk_flush_backlog() once per N new skbs: 16 since 5.4, 1 in "

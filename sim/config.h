@@ -59,6 +59,7 @@ typedef enum {
 
 typedef struct StackConf {
     uint32_t release_sock_resched_every; /* stack.release_sock.resched_every */
+    bool release_sock_bh_off;             /* stack.release_sock.bh_disabled (<= 4.6) */
     uint32_t sendmsg_flush_backlog_every; /* stack.sendmsg.flush_backlog_every */
     BacklogLimitPolicy backlog_limit;     /* stack.backlog.limit */
     bool backlog_coalesce;                /* stack.backlog.coalesce */

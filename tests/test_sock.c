@@ -815,6 +815,72 @@ static void test_lock_sock_runs_pending_softirq(void)
     test_host_free(th);
 }
 
+/* stack.release_sock.bh_disabled (<= 4.6): a segment whose interrupt comes in on the owner's CPU
+ * during a drain of 20 skbs (1 us + costs.backlog_extra each, from ~2 us) waits for the drain's
+ * end with BH off; release_sock's spin_unlock_bh runs it with the socket no longer owned, so it
+ * is processed directly (fake rcv) and the drain saw 20 skbs. With BH on (4.7+) the softirq
+ * runs at once, the segment joins the backlog and the same drain processes 21. */
+typedef struct {
+    Task t;
+    FakeSock *fs;
+    int phase;
+} Drainer;
+
+static void drainer_step(Task *t)
+{
+    Drainer *d = t->ctx;
+    switch (d->phase) {
+    case 0:
+        if (!lock_sock_step(&d->fs->sk, t))
+            return;
+        fill_backlog(d->fs, 20, 2304);
+        d->phase = 1;
+        return;
+    case 1:
+        if (release_sock_step(&d->fs->sk, t))
+            d->phase = 2;
+        return;
+    default:
+        task_sleep(t);
+    }
+}
+
+static void drain_with_interrupt(bool bh_off, int *direct, int *backlogged)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->stack.release_sock_bh_off = bh_off;
+    test_host_build(th);
+    FakeSock fs = { .rcv_cost_ns = SIM_US };
+    sock_init(&fs.sk, &th->host, 1, 1, &fake_ops);
+    Drainer d = { .fs = &fs };
+    task_init(&d.t, &th->host, "owner", drainer_step, &d, NULL);
+    task_start(&d.t);
+    Wire wire = { .fs = &fs, .next_seq = 5000000 };
+    softirq_work_init(&wire.w, SOFTIRQ_NET_RX, wire_run, &wire);
+    Kick k = { .cpu = th->cpus[0], .w = &wire.w };
+    sim_event_init(&k.ev, kick_fire, &k, 0, 0);
+    sim_schedule_at(th->sim, &k.ev, 10 * SIM_US);
+    sim_run_until(th->sim, SIM_MS);
+    g_assert_cmpint(d.phase, ==, 2);
+    g_assert_false(fs.sk.owned);
+    g_assert_cmpuint(fs.sk.drains, ==, 1);
+    *direct = fs.direct;
+    *backlogged = fs.backlogged;
+    sock_destroy(&fs.sk);
+    test_host_free(th);
+}
+
+static void test_drain_bh_disabled(void)
+{
+    int direct, backlogged;
+    drain_with_interrupt(true, &direct, &backlogged);
+    g_assert_cmpint(direct, ==, 1);
+    g_assert_cmpint(backlogged, ==, 20);
+    drain_with_interrupt(false, &direct, &backlogged);
+    g_assert_cmpint(direct, ==, 0);
+    g_assert_cmpint(backlogged, ==, 21);
+}
+
 /* tcp_add_backlog condenses a segment without payload first (skb_condense, with the 2016+
  * limits): a received pure ACK of truesize 2304 (a 2 KiB receive buffer) counts 1088 B in the
  * backlog (a 512 B head). Before (the 3.4-4.8 rcvbuf + sndbuf limit) it counts whole, and a data
@@ -857,6 +923,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sock/drain/every-16", test_drain_every_16);
     g_test_add_func("/sock/drain/counter-spans-batches", test_drain_counter_spans_batches);
     g_test_add_func("/sock/drain/preempt-models", test_drain_preempt_models);
+    g_test_add_func("/sock/drain/bh-disabled", test_drain_bh_disabled);
     g_test_add_func("/sock/owner-descheduled", test_owner_descheduled);
     g_test_add_func("/sock/lock-waiter", test_lock_waiter);
     g_test_add_func("/sock/flush-backlog", test_flush_backlog);
