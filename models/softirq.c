@@ -40,6 +40,8 @@
  * With one NAPI that keeps using its whole weight every round is one poll (the repoll list is
  * all that is left, net_rx_action re-raises), so after MAX_SOFTIRQ_RESTART polls without the
  * ring emptying ksoftirqd takes over; the device interrupt stays masked until a poll completes.
+ * Up to 3.18 (stack.softirq.repoll_in_action) such a NAPI went back to the tail of the poll list
+ * and the same action polled it again until its budget or time limit: ~5 polls per round.
  */
 #include "models/softirq.h"
 
@@ -207,7 +209,14 @@ static void napi_poll_done(SoftirqEngine *e, SoftirqWork *w, bool more)
     if (more) {
         if (w->repoll)
             w->repoll(w, e->cpu); /* __napi_poll: work == weight, no completion */
-        list_push(&e->repoll, w);
+        if (e->host->stack && e->host->stack->softirq_repoll_in_action) {
+            /* <= 3.18: list_move_tail on sd->poll_list, behind NAPIs scheduled meanwhile */
+            SoftirqList fresh = list_take(&e->pending[SOFTIRQ_NET_RX]);
+            list_splice_tail(&e->local, &fresh);
+            list_push(&e->local, w);
+        } else {
+            list_push(&e->repoll, w);
+        }
     } else
         w->queued = false;
     if (e->rx_budget <= 0 || jiffies_now(e) >= e->rx_time_limit) {

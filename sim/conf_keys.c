@@ -197,6 +197,13 @@ static const ConfKey table[] = {
           "revert d15121be7485 in 2023 (6.5, notes C.6); HI and TASKLET, not modelled, exempt since "
           "2018). "
           "false = before 4.9 and 6.5+: pending work runs there whenever the context allows."),
+    STACK("softirq.repoll_in_action", CONF_T_BOOL, softirq_repoll_in_action, "false", NULL, NULL,
+          "A NAPI that used its whole weight goes to the tail of the poll list and is polled "
+          "again in the same net_rx_action, behind any NAPI scheduled meanwhile, until "
+          "netdev_budget or the time limit ends the action (list_move_tail, up to 3.18): with "
+          "one busy NAPI ~5 polls (320 packets) per action instead of one. false = 3.19+ "
+          "(d75b1ade567f 'net: less interrupt masking in NAPI'): it waits on a private repoll "
+          "list for the next action."),
 
     /* ---- hosts.<host> ---- */
     HOST(NULL, "cpus", CONF_T_U32, cpus, "1", "1", "1024", "CPUs of the host, one run queue each."),

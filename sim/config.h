@@ -73,6 +73,7 @@ typedef struct StackConf {
     bool recvmsg_cleanup_before_flush;    /* stack.recvmsg.cleanup_before_flush (< 5.17) */
     SoftirqLimit softirq_limit;           /* stack.softirq.limit */
     bool softirq_defer_to_ksoftirqd;      /* stack.softirq.defer_to_ksoftirqd (4.9-6.4) */
+    bool softirq_repoll_in_action;        /* stack.softirq.repoll_in_action (<= 3.18) */
 } StackConf;
 
 /* ---- hosts ----------------------------------------------------------------------------------- */

@@ -213,6 +213,32 @@ static void test_restart_count_only_before_3_9(void)
     run_time_limit_era(1000, SOFTIRQ_LIMIT_RESTARTS, 640);
 }
 
+/* Up to 3.18 (stack.softirq.repoll_in_action) net_rx_action polls a busy NAPI again within the
+ * same action: 1000 packets of 1 us, weight 64, netdev_budget 300: each action polls five times
+ * (320 >= 300 ends it), so with the restart count alone (2.6-3.8) ten rounds could take 3200 and
+ * all 1000 run inline, where the 3.19+ single poll per action stops at 640 (above). */
+static void test_repoll_in_action_before_3_19(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->stack.softirq_limit = SOFTIRQ_LIMIT_RESTARTS;
+    th->stack.softirq_repoll_in_action = true;
+    test_host_build(th);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi a;
+    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
+    Raise r = { .w = { &a.napi.w }, .n = 1 };
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    g_assert_cmpint(log->n, ==, 1000);
+    g_assert_cmpint(count_inline(log), ==, 1000);
+    g_assert_cmpuint(log->polled[319], ==, 63); /* the fifth poll of the first action */
+    CpuStats st = cpu_stats(th->cpus[0]);
+    g_assert_cmpuint(st.ksoftirqd_wakeups, ==, 0);
+    g_assert_cmpuint(st.softirq_runs, ==, 1);
+    g_free(log);
+    test_host_free(th);
+}
+
 /* net_rx_action's time limit defaults to 2 * USEC_PER_SEC / HZ (net/core/dev.c): 2 jiffies at
  * any HZ, 8 ms at HZ=250. Three NAPIs of 64 packets of 50 us (3.2 ms a poll) raised at 0 on a
  * HZ=250 host: a ends at 3.2 ms, b at 6.4 ms (jiffy 1 < limit 2, go on), c at 9.6 ms (jiffy 2:
@@ -500,6 +526,7 @@ int main(int argc, char **argv)
     g_test_add_func("/softirq/timer-before-net-rx", test_timer_before_net_rx);
     g_test_add_func("/softirq/need-resched-stops-restart", test_need_resched_stops_restart);
     g_test_add_func("/softirq/restart-count-only-before-3.9", test_restart_count_only_before_3_9);
+    g_test_add_func("/softirq/repoll-in-action-before-3.19", test_repoll_in_action_before_3_19);
     g_test_add_func("/softirq/wake-on-idle-stops-restart", test_wake_on_idle_stops_restart);
     g_test_add_func("/softirq/tick-runs-pending-inline", test_tick_runs_pending_inline);
     g_test_add_func("/softirq/defer-to-runnable-ksoftirqd", test_defer_to_runnable_ksoftirqd);
