@@ -870,6 +870,9 @@ void tcp_data_queue(TcpSock *tp, Skb *skb, Cpu *cpu)
         tcp_data_queue_old(tp, skb);
         return;
     }
+    /* < 4.18: in window but not at rcv_nxt - out of order or partly old - forces quick ACKs */
+    if (tcp_conf(tp)->ofo_quickack)
+        tcp_enter_quickack_mode(tp, TCP_MAX_QUICKACKS);
     if (skb->seq < tp->rcv_nxt) { /* partial overlap: DSACK the old part, keep the rest */
         tcp_dsack_set(tp, skb->seq, tp->rcv_nxt);
         if (tcp_receive_window(tp) == 0) { /* a closed window drops the new part */

@@ -436,6 +436,12 @@ static const ConfKey table[] = {
          "tcp_data_queue_ofo, since 2013; for SACK flows only since 5.8, 662051215c75, which the "
          "model applies in every era). false = kernels before 2013: during recovery the window "
          "stays where it was."),
+    HOST("tcp", "tcp.ofo_quickack", CONF_T_BOOL, tcp.ofo_quickack, "false", NULL, NULL,
+         "Out-of-order and partly old data put the receiver in quick-ACK mode "
+         "(tcp_enter_quickack_mode in tcp_data_queue: up to 16 immediate ACKs, ping-pong off, "
+         "ato at its minimum), as before 4.18, so the segments after a filled hole are each ACKed "
+         "at once. false = 4.18+ (a3893637e1eb 'tcp: do not force quickack when receiving "
+         "out-of-order packets')."),
     HOST("tcp", "tcp.comp_sack_nr", CONF_T_U32, tcp.comp_sack_nr, "44", "0", "255",
          "SACK compression (4.18+), net.ipv4.tcp_comp_sack_nr: with data out of order, the first 3 "
          "ACKs for one rcv_nxt leave at once (TCP_FASTRETRANS_THRESH); later ones are held by an "

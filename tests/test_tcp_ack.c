@@ -237,10 +237,12 @@ static void test_ofo_immediate_ack(void)
  * (tcp.gap_fill_ack_now): ICSK_ACK_NOW sends the ACK anyway. 2.6-3.x: the fill only leaves
  * ping-pong mode (b never was in it) and, the quick ACKs used up, the ACK is delayed (timer
  * armed). Returns the ACKs sent for the fill. */
-static uint32_t acks_for_gap_fill(bool now)
+static uint32_t acks_for_gap_fill_in(bool now, bool ofo_quickack)
 {
-    TcpBench *tb = bench();
+    TcpBench *tb = th_new();
     tb->conf[1].tcp.gap_fill_ack_now = now;
+    tb->conf[1].tcp.ofo_quickack = ofo_quickack;
+    th_connect(tb, 1500);
     use_up_quickacks(tb);
     th_run_to(tb, 30 * SIM_MS);
     th_write(tb->a, 1448);
@@ -249,9 +251,11 @@ static uint32_t acks_for_gap_fill(bool now)
     th_deliver(tb, 0); /* the second arrives first: SACKed */
     g_assert_cmpuint(th_pending(tb, 1), ==, 1);
     skb_free(tb->host[1].pool, th_take(tb, 1));
+    /* < 4.18 the out-of-order segment refilled the quick ACKs to min(rcv_wnd / 2 rcv_mss, 16),
+     * and its SACK used one */
+    g_assert_cmpuint(tb->b->ack.quick, ==, ofo_quickack ? 15 : 0);
     th_deliver_skb(tb, 0, first);
     g_assert_cmpuint(tb->b->rcv_queue.qlen, ==, 2);
-    g_assert_cmpuint(tb->b->ack.quick, ==, 0);
     uint32_t n = th_pending(tb, 1);
     if (!n) { /* (an ACK sent would have moved rcv_wnd) */
         g_assert_cmpuint(__tcp_select_window(tb->b), <, tb->b->rcv_wnd);
@@ -261,10 +265,18 @@ static uint32_t acks_for_gap_fill(bool now)
     return n;
 }
 
+static uint32_t acks_for_gap_fill(bool now)
+{
+    return acks_for_gap_fill_in(now, false);
+}
+
+/* With 3.x's quick-ACK on out-of-order data (tcp.ofo_quickack, before a3893637e1eb in 4.18) the
+ * fill is ACKed at once after all: the hole's segment refilled the quick ACKs. */
 static void test_gap_fill_ack_era(void)
 {
     g_assert_cmpuint(acks_for_gap_fill(true), ==, 1);
     g_assert_cmpuint(acks_for_gap_fill(false), ==, 0);
+    g_assert_cmpuint(acks_for_gap_fill_in(false, true), ==, 1);
 }
 
 /* The same hole while the receiver owns its socket, with 6.7's ACK deferral on: the SACK for the
