@@ -10,7 +10,9 @@
  *   entry: COST_SOFTIRQ_ENTRY; end = jiffies + msecs_to_jiffies(MAX_SOFTIRQ_TIME = 2 ms, rounded
  *   up to whole jiffies, C.5); restart budget MAX_SOFTIRQ_RESTART = 10.
  *   a round: the kinds pending at its start run in the kernel's bit order (TIMER_SOFTIRQ = 1,
- *   NET_TX_SOFTIRQ = 2, NET_RX_SOFTIRQ = 3); each handler takes its pending list privately, so
+ *   NET_TX_SOFTIRQ = 2, NET_RX_SOFTIRQ = 3, TASKLET_SOFTIRQ = 6: TCP Small Queues'
+ *   tsq_tasklet, scheduled by a TX completion, runs after the receive work); each handler
+ *   takes its pending list privately, so
  *   work raised meanwhile waits for the next round.
  *   after a round, with work pending: restart if jiffies < end, !need_resched() and --restarts
  *   is non-zero; otherwise wakeup_softirqd() and return.
@@ -24,7 +26,7 @@
  *   the list drains are picked up in the same action when no repoll is waiting. After each poll:
  *   budget <= 0 or jiffies >= limit stops the action (time_squeeze). Leftovers go back as
  *   pending: the rest of the list, then newly scheduled NAPIs, then the repoll list.
- * TIMER and NET_TX items run until they report no more work (a re-run goes after the others).
+ * TIMER, NET_TX and TASKLET items run until they report no more work (a re-run goes after the others).
  *
  * ksoftirqd/N is an ordinary SCHED_OTHER task (run_ksoftirqd): while work is pending it runs
  * __do_softirq under the same limits, with bottom halves disabled (so it is not preempted inside
@@ -57,7 +59,8 @@
 #define MAX_SOFTIRQ_RESTART 10u
 
 /* Handler order within a round: the softirq bit numbers ascending. */
-static const SoftirqKind softirq_order[] = { SOFTIRQ_TIMER, SOFTIRQ_NET_TX, SOFTIRQ_NET_RX };
+static const SoftirqKind softirq_order[] = { SOFTIRQ_TIMER, SOFTIRQ_NET_TX, SOFTIRQ_NET_RX,
+                                              SOFTIRQ_TASKLET };
 #define SOFTIRQ_ORDER_N (sizeof softirq_order / sizeof softirq_order[0])
 
 /* ---- intrusive lists ---- */

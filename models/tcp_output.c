@@ -970,7 +970,8 @@ bool tcp_pacing_check(TcpSock *tp, Cpu *cpu)
 
 void tcp_tsq_init(TcpSock *tp)
 {
-    softirq_work_init(&tp->tsq_work, SOFTIRQ_NET_TX, tcp_tsq_run, tp);
+    /* tcp_wfree: tasklet_schedule(&tsq->tasklet), TASKLET_SOFTIRQ, after NET_RX */
+    softirq_work_init(&tp->tsq_work, SOFTIRQ_TASKLET, tcp_tsq_run, tp);
 }
 
 /* tcp_wfree (netdev.h's sock_wfree): a TX completion while throttled queues the TSQ handler

@@ -319,6 +319,28 @@ static void test_timer_before_net_rx(void)
     test_host_free(th);
 }
 
+/* TASKLET work (the TSQ handler, tsq_tasklet) raised before NET_RX runs after it within a round
+ * (TASKLET_SOFTIRQ is bit 6, NET_RX_SOFTIRQ bit 3); a TCP socket's TSQ work is of that kind. */
+static void test_tasklet_after_net_rx(void)
+{
+    TestHost *th = test_host_new(1, 1000);
+    test_host_build(th);
+    Log *log = g_new0(Log, 1);
+    LoggedNapi rx, tl;
+    napi_setup(&rx, log, 'r', SOFTIRQ_NET_RX, 2, SIM_US);
+    napi_setup(&tl, log, 'k', SOFTIRQ_TASKLET, 2, SIM_US);
+    Raise r = { .w = { &tl.napi.w, &rx.napi.w }, .n = 2 };
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, SIM_MS);
+    g_assert_cmpint(log->n, ==, 4);
+    g_assert_cmpint(log->who[0], ==, 'r');
+    g_assert_cmpint(log->who[1], ==, 'r');
+    g_assert_cmpint(log->who[2], ==, 'k');
+    g_assert_cmpint(log->who[3], ==, 'k');
+    g_free(log);
+    test_host_free(th);
+}
+
 /* ---- need_resched stops the restart ---- */
 
 typedef struct {
@@ -524,6 +546,7 @@ int main(int argc, char **argv)
     g_test_add_func("/softirq/net-rx-time-limit-two-jiffies", test_net_rx_time_limit_two_jiffies);
     g_test_add_func("/softirq/napi-weight-counts-work", test_napi_weight_counts_work);
     g_test_add_func("/softirq/timer-before-net-rx", test_timer_before_net_rx);
+    g_test_add_func("/softirq/tasklet-after-net-rx", test_tasklet_after_net_rx);
     g_test_add_func("/softirq/need-resched-stops-restart", test_need_resched_stops_restart);
     g_test_add_func("/softirq/restart-count-only-before-3.9", test_restart_count_only_before_3_9);
     g_test_add_func("/softirq/repoll-in-action-before-3.19", test_repoll_in_action_before_3_19);

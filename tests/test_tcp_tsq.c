@@ -48,6 +48,7 @@ static void test_tsq_throttle_and_resume(void)
     g_assert_cmpuint(tcp_sk(tb->a)->wmem_alloc, ==, 132880);
     g_assert_true(tb->a->tsq_flags & TSQF_THROTTLED);
     g_assert_cmpuint(tb->a->write_queue.qlen, ==, 1);
+    g_assert_cmpint(tb->a->tsq_work.kind, ==, SOFTIRQ_TASKLET); /* tcp_wfree's tasklet_schedule */
     complete(tb, th_take(tb, 0));
     g_assert_cmpuint(th_pending(tb, 0), ==, 1);
     g_assert_true(tb->a->tsq_flags & TSQF_THROTTLED);
