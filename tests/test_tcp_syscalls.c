@@ -498,57 +498,81 @@ static void complete_all(Held *d)
     }
 }
 
+/* A writer making `calls` writes of `wr` bytes at MSS 4096 (size_goal 15 MSS = 61440) with
+ * autocorking, cwnd 1000 and a 4 MiB peer window, into a device that holds every skb (d) until
+ * the rig completes them all at 5 and 10 ms. */
+typedef struct {
+    TestHost *th;
+    TcpSock *a, *b;
+    Held d;
+    App app;
+} WriterRig;
+
+static void writer_rig_run(WriterRig *r, uint64_t wr, uint32_t calls)
+{
+    r->th = test_host_new(1, 1000);
+    r->th->conf.tcp.sndbuf = 4u << 20; /* never wait for memory */
+    r->th->conf.tcp.autocorking = true;
+    test_host_build(r->th);
+    Host *h = &r->th->host;
+    h->socks = g_ptr_array_new();
+    r->a = tcp_sock_new(h, 1, 1);
+    r->b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(r->a, r->b, 4096 + 40 + (r->th->conf.tcp.timestamps ? 12 : 0));
+    g_assert_cmpuint(r->a->mss_cache, ==, 4096);
+    r->a->snd_cwnd = 1000;
+    r->a->snd_wnd = r->a->max_window = 4u << 20;
+    r->d = (Held){ .tp = r->a };
+    skb_queue_init(&r->d.q);
+    tcp_set_xmit_hook(r->a, hold_and_record, &r->d);
+    r->app = (App){ .tp = r->a, .sender = true, .len = wr, .max_calls = calls };
+    app_start(&r->app, h, "writer", 0);
+    sim_run_until(r->th->sim, 5 * SIM_MS);
+    g_assert_cmpuint(r->app.calls, ==, calls);
+    complete_all(&r->d);
+    sim_run_until(r->th->sim, 10 * SIM_MS);
+    complete_all(&r->d);
+    g_assert_cmpuint(r->a->snd_nxt, ==, 1 + calls * wr);
+}
+
+static void writer_rig_free(WriterRig *r)
+{
+    GPtrArray *socks = r->th->host.socks;
+    tcp_sock_free(r->a);
+    tcp_sock_free(r->b);
+    g_ptr_array_free(socks, TRUE);
+    test_host_free(r->th);
+}
+
 /* PSH marks the end of a write (seed 000's tcpdump: one PSH per 180,224 bytes, the end of 11
  * 16 KiB netperf writes autocorked into 61440 + 61440 + 57344 bytes). tcp_push marks the
  * queue's tail at the end of each sendmsg, and tcp_sendmsg_locked's first copy of the next
  * sendmsg clears PSH of the skb it lands in ("if (!copied) tcp_flags &= ~TCPHDR_PSH", in every
  * era from 2.6 to 6.17), so a tail that grows by a later write loses the mark. Eleven 16 KiB
- * writes at MSS 4096 (size_goal 15 MSS = 61440) into a device that completes nothing: the
- * first two go at once, the third is autocorked and later writes grow it; skbs that fill up
- * go by tcp_push_one. A forced push never happens (a 4 MiB peer window). So every skb sent with
- * PSH ends where a write ended (a multiple of 16 KiB after ISN + 1), and the last one does. */
+ * writes into the rig: the first two go at once, the third is autocorked and later writes grow
+ * it; skbs that fill up go by tcp_push_one. A forced push never happens (a 4 MiB peer window).
+ * So every skb sent with PSH ends where a write ended (a multiple of 16 KiB after ISN + 1), and
+ * the last one does. */
 static void test_sendmsg_psh_marks_write_end(void)
 {
     const uint64_t wr = 16384;
-    TestHost *th = test_host_new(1, 1000);
-    th->conf.tcp.sndbuf = 4u << 20; /* never wait for memory */
-    th->conf.tcp.autocorking = true;
-    test_host_build(th);
-    Host *h = &th->host;
-    h->socks = g_ptr_array_new();
-    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
-    tcp_connect_pair(a, b, 4096 + 40 + (th->conf.tcp.timestamps ? 12 : 0));
-    g_assert_cmpuint(a->mss_cache, ==, 4096);
-    a->snd_cwnd = 1000;
-    a->snd_wnd = a->max_window = 4u << 20;
-    Held d = { .tp = a };
-    skb_queue_init(&d.q);
-    tcp_set_xmit_hook(a, hold_and_record, &d);
-    App app = { .tp = a, .sender = true, .len = wr, .max_calls = 11 };
-    app_start(&app, h, "writer", 0);
-    sim_run_until(th->sim, 5 * SIM_MS);
-    g_assert_cmpuint(app.calls, ==, 11);
-    g_assert_cmpuint(h->ctr.v[CTR_TcpExtTCPAutoCorking], >=, 1);
-    complete_all(&d);
-    sim_run_until(th->sim, 10 * SIM_MS);
-    complete_all(&d);
-    g_assert_cmpuint(a->snd_nxt, ==, 1 + 11 * wr);
+    WriterRig r;
+    writer_rig_run(&r, wr, 11);
+    g_assert_cmpuint(r.th->host.ctr.v[CTR_TcpExtTCPAutoCorking], >=, 1);
+    const Held *d = &r.d;
     uint32_t grown = 0; /* skbs that carry bytes of more than one write */
-    for (uint32_t i = 0; i < d.n; i++) {
+    for (uint32_t i = 0; i < d->n; i++) {
         if (g_test_verbose())
-            g_print("skb %u: end %" PRIu64 " flags %#x\n", i, d.end[i], d.flags[i]);
-        bool write_end = (d.end[i] - 1) % wr == 0;
-        if (d.flags[i] & TCPHDR_PSH)
+            g_print("skb %u: end %" PRIu64 " flags %#x\n", i, d->end[i], d->flags[i]);
+        bool write_end = (d->end[i] - 1) % wr == 0;
+        if (d->flags[i] & TCPHDR_PSH)
             g_assert_true(write_end);
-        uint64_t start = i ? d.end[i - 1] : 1;
-        grown += (d.end[i] - 1) / wr - (start - 1) / wr > (write_end ? 1u : 0u);
+        uint64_t start = i ? d->end[i - 1] : 1;
+        grown += (d->end[i] - 1) / wr - (start - 1) / wr > (write_end ? 1u : 0u);
     }
     g_assert_cmpuint(grown, >=, 1);
-    g_assert_true(d.flags[d.n - 1] & TCPHDR_PSH);
-    tcp_sock_free(a);
-    tcp_sock_free(b);
-    g_ptr_array_free(h->socks, TRUE);
-    test_host_free(th);
+    g_assert_true(d->flags[d->n - 1] & TCPHDR_PSH);
+    writer_rig_free(&r);
 }
 
 /* A write that ends exactly where its skb is full leaves the copy loop before the size_goal test
@@ -558,35 +582,14 @@ static void test_sendmsg_psh_marks_write_end(void)
 static void test_sendmsg_full_skb_write_end_psh(void)
 {
     const uint64_t wr = 61440;
-    TestHost *th = test_host_new(1, 1000);
-    th->conf.tcp.sndbuf = 4u << 20;
-    th->conf.tcp.autocorking = true;
-    test_host_build(th);
-    Host *h = &th->host;
-    h->socks = g_ptr_array_new();
-    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
-    tcp_connect_pair(a, b, 4096 + 40 + (th->conf.tcp.timestamps ? 12 : 0));
-    a->snd_cwnd = 1000;
-    a->snd_wnd = a->max_window = 4u << 20;
-    Held d = { .tp = a };
-    skb_queue_init(&d.q);
-    tcp_set_xmit_hook(a, hold_and_record, &d);
-    App app = { .tp = a, .sender = true, .len = wr, .max_calls = 3 };
-    app_start(&app, h, "writer", 0);
-    sim_run_until(th->sim, 5 * SIM_MS);
-    complete_all(&d);
-    sim_run_until(th->sim, 10 * SIM_MS);
-    complete_all(&d);
-    g_assert_cmpuint(app.calls, ==, 3);
-    g_assert_cmpuint(d.n, ==, 3);
-    for (uint32_t i = 0; i < d.n; i++) {
-        g_assert_cmpuint(d.end[i], ==, 1 + (i + 1) * wr);
-        g_assert_cmpuint(d.flags[i] & TCPHDR_PSH, ==, TCPHDR_PSH);
+    WriterRig r;
+    writer_rig_run(&r, wr, 3);
+    g_assert_cmpuint(r.d.n, ==, 3);
+    for (uint32_t i = 0; i < r.d.n; i++) {
+        g_assert_cmpuint(r.d.end[i], ==, 1 + (i + 1) * wr);
+        g_assert_cmpuint(r.d.flags[i] & TCPHDR_PSH, ==, TCPHDR_PSH);
     }
-    tcp_sock_free(a);
-    tcp_sock_free(b);
-    g_ptr_array_free(h->socks, TRUE);
-    test_host_free(th);
+    writer_rig_free(&r);
 }
 
 int main(int argc, char **argv)
