@@ -167,7 +167,13 @@ void task_bh_enable(Task *t);          /* pending softirq runs before the task's
 
 /* ---- softirq ---- */
 /* SOFTIRQ_TASKLET: TASKLET_SOFTIRQ (bit 6, after NET_RX), where the TSQ handler runs. */
-typedef enum { SOFTIRQ_TIMER, SOFTIRQ_NET_RX, SOFTIRQ_NET_TX, SOFTIRQ_TASKLET, SOFTIRQ_NR } SoftirqKind;
+typedef enum {
+    SOFTIRQ_TIMER,
+    SOFTIRQ_NET_RX,
+    SOFTIRQ_NET_TX,
+    SOFTIRQ_TASKLET,
+    SOFTIRQ_NR
+} SoftirqKind;
 
 typedef struct SoftirqWork SoftirqWork;
 /* Do ONE unit of work (one packet, one timer handler), charge it with cpu_charge(), and return

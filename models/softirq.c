@@ -26,7 +26,8 @@
  *   the list drains are picked up in the same action when no repoll is waiting. After each poll:
  *   budget <= 0 or jiffies >= limit stops the action (time_squeeze). Leftovers go back as
  *   pending: the rest of the list, then newly scheduled NAPIs, then the repoll list.
- * TIMER, NET_TX and TASKLET items run until they report no more work (a re-run goes after the others).
+ * TIMER, NET_TX and TASKLET items run until they report no more work (a re-run goes after the
+ * others).
  *
  * ksoftirqd/N is an ordinary SCHED_OTHER task (run_ksoftirqd): while work is pending it runs
  * __do_softirq under the same limits, with bottom halves disabled (so it is not preempted inside

@@ -211,7 +211,8 @@ typedef struct TcpConf {
     bool tso_half_cwnd;        /* hosts.H.tcp.tso_half_cwnd: a TSO skb takes <= cwnd/2 (2015+) */
     bool slow_start_after_idle; /* hosts.H.tcp.slow_start_after_idle: RFC 2861 cwnd validation */
     bool ofo_grows_window;     /* hosts.H.tcp.ofo_grows_window: tcp_data_queue_ofo grows rcv_ssthresh */
-    bool ofo_quickack;         /* hosts.H.tcp.ofo_quickack: out-of-order data enters quick-ACK (< 4.18) */
+    bool ofo_quickack;         /* hosts.H.tcp.ofo_quickack: out-of-order data enters quick-ACK
+                                * (< 4.18) */
     uint32_t comp_sack_nr;     /* hosts.H.tcp.comp_sack_nr: net.ipv4.tcp_comp_sack_nr (0 = off) */
     sim_time_t comp_sack_delay_ns; /* hosts.H.tcp.comp_sack_delay: tcp_comp_sack_delay_ns */
     sim_time_t comp_sack_slack_ns; /* hosts.H.tcp.comp_sack_slack: tcp_comp_sack_slack_ns */
