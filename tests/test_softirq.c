@@ -123,6 +123,20 @@ static void test_napi_weight_counts_work(void)
     test_host_free(th);
 }
 
+/* One NAPI 'a' of 1000 packets of unit_ns, raised at 0 on a built host; runs to `until` (by
+ * then every packet is done, so the item is no longer queued when it goes out of scope). */
+static Log *run_one_napi(TestHost *th, sim_time_t unit_ns, sim_time_t until)
+{
+    Log *log = g_new0(Log, 1);
+    LoggedNapi a;
+    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, unit_ns);
+    Raise r = { .w = { &a.napi.w }, .n = 1 };
+    raise_at(th, &r, 0);
+    sim_run_until(th->sim, until);
+    g_assert_cmpint(log->n, ==, 1000);
+    return log;
+}
+
 /* 1000 packets of 1 us on one NAPI, idle CPU, HZ=1000, weight 64, budget 300.
  * Each __do_softirq round runs one net_rx_action that polls the only NAPI once: 64 packets,
  * then it goes to the repoll list and NET_RX is raised again. Rounds 1..10 (restart count 10,
@@ -137,12 +151,7 @@ static void test_defer_to_ksoftirqd_after_restarts(void)
 {
     TestHost *th = test_host_new(1, 1000);
     test_host_build(th);
-    Log *log = g_new0(Log, 1);
-    LoggedNapi a;
-    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
-    Raise r = { .w = { &a.napi.w }, .n = 1 };
-    raise_at(th, &r, 0);
-    sim_run_until(th->sim, 2 * SIM_MS);
+    Log *log = run_one_napi(th, SIM_US, 2 * SIM_MS);
 
     g_assert_cmpint(log->n, ==, 1000);
     g_assert_cmpint(count_inline(log), ==, 640);
@@ -182,12 +191,7 @@ static void run_time_limit_era(uint32_t hz, SoftirqLimit era, int expect_inline)
     TestHost *th = test_host_new(1, hz);
     th->stack.softirq_limit = era;
     test_host_build(th);
-    Log *log = g_new0(Log, 1);
-    LoggedNapi a;
-    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, 10 * SIM_US);
-    Raise r = { .w = { &a.napi.w }, .n = 1 };
-    raise_at(th, &r, 0);
-    sim_run_until(th->sim, 20 * SIM_MS);
+    Log *log = run_one_napi(th, 10 * SIM_US, 20 * SIM_MS);
     g_assert_cmpint(log->n, ==, 1000);
     g_assert_cmpint(count_inline(log), ==, expect_inline);
     g_assert_false(log->in_ksoftirqd[expect_inline - 1]);
@@ -224,12 +228,7 @@ static void test_repoll_in_action_before_3_19(void)
     th->stack.softirq_limit = SOFTIRQ_LIMIT_RESTARTS;
     th->stack.softirq_repoll_in_action = true;
     test_host_build(th);
-    Log *log = g_new0(Log, 1);
-    LoggedNapi a;
-    napi_setup(&a, log, 'a', SOFTIRQ_NET_RX, 1000, SIM_US);
-    Raise r = { .w = { &a.napi.w }, .n = 1 };
-    raise_at(th, &r, 0);
-    sim_run_until(th->sim, 5 * SIM_MS);
+    Log *log = run_one_napi(th, SIM_US, 5 * SIM_MS);
     g_assert_cmpint(log->n, ==, 1000);
     g_assert_cmpint(count_inline(log), ==, 1000);
     g_assert_cmpuint(log->polled[319], ==, 63); /* the fifth poll of the first action */
