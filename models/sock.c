@@ -95,9 +95,9 @@ uint64_t sk_backlog_limit(const Sock *sk)
 {
     uint64_t rcv = sk->rcvbuf, snd = sk->sndbuf;
     switch (sk->host->stack->backlog_limit) {
-    case BACKLOG_LIMIT_RCVBUF: /* 2.6.34-3.3 */
+    case BACKLOG_LIMIT_RCVBUF: /* 2.6.34-3.4 */
         return rcv;
-    case BACKLOG_LIMIT_RCVBUF_SNDBUF: /* 3.4-4.8, seed 004 */
+    case BACKLOG_LIMIT_RCVBUF_SNDBUF: /* 3.5-4.8, seed 004 (da882c1f2eca) */
         return rcv + snd;
     case BACKLOG_LIMIT_2016: /* 4.9 */
         return rcv + snd + BACKLOG_LIMIT_EXTRA;

@@ -137,8 +137,9 @@ static const ConfKey table[] = {
     ENUM_ROW(CONF_SEC_STACK, StackConf, "backlog.limit", backlog_limit, "2024",
              backlog_limit_choices, NULL,
              "`tcp_add_backlog()` byte limit, against the backlog's len + rmem_alloc: rcvbuf "
-             "(2.6.34-3.3; 2.6.34-3.2 also counted the incoming skb's truesize, which 0fd7bac6b615 "
-             "dropped in 3.3 and the model does not count), rcvbuf+sndbuf (3.4-4.8), 2016 = "
+             "(2.6.34-3.4; 2.6.34-3.2 also counted the incoming skb's truesize, which 0fd7bac6b615 "
+             "dropped in 3.3 and the model does not count), rcvbuf+sndbuf (3.5-4.8: seed 004, "
+             "da882c1f2eca, net-next of April 2012), 2016 = "
              "that + 64 KiB (4.9+), 2022 = rcvbuf + sndbuf/2 + 64 KiB, 2024 = `2*rcvbuf + sndbuf/2 "
              "+ 64 KiB` (current)."),
     STACK("backlog.coalesce", CONF_T_BOOL, backlog_coalesce, "true", NULL, NULL,

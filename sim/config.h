@@ -23,8 +23,8 @@
 /* ---- stack: the policy values that the seed patches change ---------------------------------- */
 
 typedef enum {
-    BACKLOG_LIMIT_RCVBUF,              /* 2.6.34-3.3: sk_rcvbuf (before seed 004) */
-    BACKLOG_LIMIT_RCVBUF_SNDBUF,       /* 3.4-4.8: sk_rcvbuf + sk_sndbuf (after seed 004) */
+    BACKLOG_LIMIT_RCVBUF,              /* 2.6.34-3.4: sk_rcvbuf (before seed 004) */
+    BACKLOG_LIMIT_RCVBUF_SNDBUF,       /* 3.5-4.8: sk_rcvbuf + sk_sndbuf (after seed 004) */
     BACKLOG_LIMIT_2016,                /* 4.9+: rcvbuf + sndbuf + 64 KiB (tcp_add_backlog) */
     BACKLOG_LIMIT_2022,                /* rcvbuf + sndbuf/2 + 64 KiB */
     BACKLOG_LIMIT_2024,                /* 2*rcvbuf + sndbuf/2 + 64 KiB */

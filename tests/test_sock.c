@@ -883,7 +883,7 @@ static void test_drain_bh_disabled(void)
 
 /* tcp_add_backlog condenses a segment without payload first (skb_condense, with the 2016+
  * limits): a received pure ACK of truesize 2304 (a 2 KiB receive buffer) counts 1088 B in the
- * backlog (a 512 B head). Before (the 3.4-4.8 rcvbuf + sndbuf limit) it counts whole, and a data
+ * backlog (a 512 B head). Before (the 3.5-4.8 rcvbuf + sndbuf limit) it counts whole, and a data
  * skb never shrinks. */
 static void test_backlog_condenses_acks(void)
 {
