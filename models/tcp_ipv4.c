@@ -58,6 +58,7 @@ static bool tcp_prequeue(TcpSock *tp, Skb *skb, Cpu *cpu)
         Skb *q;
         while ((q = tp->prequeue.head)) {
             tcp_skb_unlink(&tp->prequeue, q);
+            tcp_count(tp, CTR_TcpExtTCPPrequeueDropped, 1);
             tcp_v4_do_rcv(tp, q, cpu);
         }
         tp->ucopy_memory = 0;

@@ -44,6 +44,7 @@
     X(TcpExtTCPOFOQueue)                                                                        \
     X(TcpExtTCPZeroWindowDrop)                                                                  \
     X(TcpExtTCPPrequeued)                                                                       \
+    X(TcpExtTCPPrequeueDropped)                                                                 \
     X(TcpExtPruneCalled)                                                                        \
     X(TcpExtRcvPruned)                                                                          \
     X(TcpExtOfoPruned)                                                                          \

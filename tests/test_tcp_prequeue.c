@@ -205,7 +205,7 @@ static void test_timer_remote_base(void)
  * in recvmsg. Each skb's truesize is 2728 (test_tcp_ucopy.c) and b's sk_rcvbuf 131072, so the
  * 2.6-3.x limit (ucopy.memory > sk_rcvbuf, 3.4 include/net/tcp.h) would only act at the 49th;
  * the 4.x one (4.8-4.13 tcp_ipv4.c) processes the whole prequeue in softirq at the 32nd. */
-static uint32_t prequeue_len_after(PrequeueLimit limit, int n, uint64_t unread)
+static uint32_t prequeue_len_after(PrequeueLimit limit, int n, uint64_t unread, uint64_t *dropped)
 {
     TcpBench *tb = th_new();
     tb->stack.prequeue_enabled = true;
@@ -222,6 +222,7 @@ static uint32_t prequeue_len_after(PrequeueLimit limit, int n, uint64_t unread)
     }
     tb->b->sk.rmem_alloc -= unread;
     uint32_t qlen = tb->b->prequeue.qlen;
+    *dropped = th_ctr(tb, 1, CTR_TcpExtTCPPrequeueDropped);
     tcp_prequeue_process(tb->b, NULL);
     tb->b->ucopy_task = NULL;
     th_pump(tb);
@@ -230,19 +231,28 @@ static uint32_t prequeue_len_after(PrequeueLimit limit, int n, uint64_t unread)
 }
 
 /* With 100000 bytes of truesize unread on the receive queue, 4.x gives up at the 12th skb
- * (12 x 2728 + 100000 > 131072, 11 x 2728 + 100000 is not); 3.x does not count them. */
+ * (12 x 2728 + 100000 > 131072, 11 x 2728 + 100000 is not); 3.x does not count them. Each skb
+ * the overflow sends through TCP in softirq counts TCPPrequeueDropped (3.4 and 4.x alike). */
+static void expect_prequeue(PrequeueLimit limit, int n, uint64_t unread, uint32_t left,
+                            uint64_t dropped)
+{
+    uint64_t got;
+    g_assert_cmpuint(prequeue_len_after(limit, n, unread, &got), ==, left);
+    g_assert_cmpuint(got, ==, dropped);
+}
+
 static void test_prequeue_limit_3x(void)
 {
-    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_3X, 40, 0), ==, 40);
-    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_3X, 12, 100000), ==, 12);
+    expect_prequeue(PREQUEUE_LIMIT_3X, 40, 0, 40, 0);
+    expect_prequeue(PREQUEUE_LIMIT_3X, 12, 100000, 12, 0);
 }
 
 static void test_prequeue_limit_4x(void)
 {
-    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_4X, 31, 0), ==, 31);
-    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_4X, 40, 0), ==, 8);
-    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_4X, 11, 100000), ==, 11);
-    g_assert_cmpuint(prequeue_len_after(PREQUEUE_LIMIT_4X, 12, 100000), ==, 0);
+    expect_prequeue(PREQUEUE_LIMIT_4X, 31, 0, 31, 0);
+    expect_prequeue(PREQUEUE_LIMIT_4X, 40, 0, 8, 32);
+    expect_prequeue(PREQUEUE_LIMIT_4X, 11, 100000, 11, 0);
+    expect_prequeue(PREQUEUE_LIMIT_4X, 12, 100000, 0, 12);
 }
 
 int main(int argc, char **argv)
