@@ -462,7 +462,8 @@ static const ConfKey table[] = {
          "kernels before 3.6: no such limit, TCP hands the device everything cwnd and the "
          "peer's window allow."),
     HOST("tcp", "tcp.limit_output_bytes", CONF_T_SIZE, tcp.limit_output_bytes, "1MiB", "1", "1GiB",
-         "TSQ cap net.ipv4.tcp_limit_output_bytes: 1 MiB now (256 KiB from 2015, 128 KiB from 2012)."),
+         "TSQ cap net.ipv4.tcp_limit_output_bytes: 1 MiB (2018-6.15), 4 MiB since 6.16 "
+         "(9ea3bfa61b09), 256 KiB from 2015, 128 KiB from 2012."),
     HOST("tcp", "tcp.tsq_cap_paced", CONF_T_BOOL, tcp.tsq_cap_paced, "false", NULL, NULL,
          "Whether limit_output_bytes also caps the TSQ limit of a paced flow (tcp.pacing: "
          "sk_pacing_status is not SK_PACING_NONE). false = 2018-6.15 (c73e5807e4f6 \"tcp: tsq: no "
