@@ -103,6 +103,8 @@ static uint32_t tcp_tso_acked(TcpSock *tp, Skb *skb)
     skb->len -= trim;
     skb->truesize -= freed;
     tp->sk.wmem_queued -= freed;
+    if (freed) /* tcp_trim_head marks the queue shrunk (<= 5.9 gates tcp_check_space on it) */
+        tp->queue_shrunk = true;
     tp->rtx_queue.bytes -= trim;
     skb->gso_segs = (uint16_t)((skb->len + mss - 1) / mss);
     return before - tcp_skb_pcount(skb);
@@ -291,9 +293,11 @@ static void tcp_new_space(TcpSock *tp, Cpu *cpu)
     }
 }
 
+/* tcp_check_space (hosts.H.tcp.check_space): <= 5.9 only after an ACK that freed write memory;
+ * since 5.10 whenever the writer waits. */
 void tcp_check_space(TcpSock *tp, Cpu *cpu)
 {
-    if (!tp->queue_shrunk)
+    if (tcp_conf(tp)->check_space == TCP_CHECK_SPACE_QUEUE_SHRUNK && !tp->queue_shrunk)
         return;
     tp->queue_shrunk = false;
     if (tp->sock_nospace)

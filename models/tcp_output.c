@@ -468,6 +468,8 @@ static void tcp_event_new_data_sent(TcpSock *tp, Skb *skb, Cpu *cpu)
     tp->packets_out += tcp_skb_pcount(skb);
     if (!prior_packets || tp->icsk_pending == ICSK_TIME_LOSS_PROBE)
         tcp_rearm_rto(tp, cpu);
+    if (tcp_conf(tp)->check_space == TCP_CHECK_SPACE_5_18)
+        tcp_check_space(tp, cpu); /* 4bfe744ff164 */
 }
 
 /* tcp_cwnd_validate: remember whether the flow used its cwnd (cwnd growth needs it), and give

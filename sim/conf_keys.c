@@ -29,6 +29,7 @@ G_STATIC_ASSERT(sizeof(TcpWinScaling) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpTsoDefer) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpLossDetection) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpCheckSpace) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvqSpaceInit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
@@ -51,6 +52,7 @@ static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_sc
                                                   "scaling_ratio", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
 static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL};
+static const char *const check_space_choices[] = {"5.18", "5.10", "queue_shrunk", NULL};
 static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
@@ -532,6 +534,14 @@ static const ConfKey table[] = {
              "tcp_tso_win_divisor (3) and under 64 KB, or at most tcp_max_burst (tp->reordering). "
              "A flow whose TSO deferral keeps it below cwnd grows under in_flight, and with "
              "tracked only through the deferral's own mark."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.check_space", tcp.check_space, "5.18",
+             check_space_choices, "tcp",
+             "When a sender whose writer waits for send buffer (SOCK_NOSPACE) runs tcp_new_space "
+             "(grow sndbuf while cwnd is not full, wake the writer once a third of the queue is "
+             "free): 5.18 = after every ACK and every send (4bfe744ff164 \"tcp: fix potential xmit "
+             "stalls caused by TCP_NOTSENT_LOWAT\"); 5.10 = after every ACK (0cbe6a8f089e \"tcp: "
+             "remove SOCK_QUEUE_SHRUNK\"); queue_shrunk = <= 5.9: only after an ACK that freed "
+             "write memory, a whole acked skb or the acked head of a TSO skb (tcp_trim_head)."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.init_cwnd", tcp.init_cwnd, "iw10", init_cwnd_choices,
              "tcp",
              "The initial congestion window, also the floor of the restart after idle and of the "

@@ -108,6 +108,12 @@ typedef enum {
                                  * TSO-deferral slack and tcp_max_burst */
 } TcpCwndLimited;
 typedef enum {
+    TCP_CHECK_SPACE_5_18,         /* 5.18+ (4bfe744ff164): after every ACK and every send */
+    TCP_CHECK_SPACE_5_10,         /* 5.10-5.17 (0cbe6a8f089e): after every ACK */
+    TCP_CHECK_SPACE_QUEUE_SHRUNK, /* <= 5.9: only once an ACK freed write memory
+                                   * (SOCK_QUEUE_SHRUNK: a whole skb, or a TSO skb's acked head) */
+} TcpCheckSpace;
+typedef enum {
     TCP_HYSTART_DEFAULT, /* 5.8+ tcp_cubic.c: usec delays, ack-delay allowance, 4-16 ms threshold */
     TCP_HYSTART_3X,      /* 2.6.29-3.x: 1/8-ms delays, the ACK train in jiffies, 2-16 ms */
     TCP_HYSTART_OFF,     /* no HyStart (hystart=0; 3.4 with tcp_time_stamp's high bit set) */
@@ -196,6 +202,7 @@ typedef struct TcpConf {
     TcpWinScaling win_scaling; /* hosts.H.tcp.win_scaling */
     TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
     TcpCwndLimited cwnd_limited; /* hosts.H.tcp.cwnd_limited */
+    TcpCheckSpace check_space;   /* hosts.H.tcp.check_space */
     TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */
