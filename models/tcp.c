@@ -268,6 +268,35 @@ void tcp_charge_copy(const TcpSock *tp, Cpu *cpu, uint64_t bytes)
                   (sim_time_t)((bytes * (uint64_t)host_cost(tcp_host(tp), COST_COPY_PER_KB)) / 1024u));
 }
 
+/* <= 3.6 (tcp.sendmsg_frag 4k): tcp_sendmsg copies into the socket's cached order-0 page and
+ * takes a new one whenever it is full, whichever skb the bytes go to; each page costs
+ * costs.sendmsg_page. Returns how many pages n more bytes start. */
+static uint32_t tcp_send_pages(TcpSock *tp, uint64_t n)
+{
+    uint32_t pages = 0;
+    while (n) {
+        if (tp->sndpage_used == 0 || tp->sndpage_used == TCP_SEND_PAGE) {
+            pages++;
+            tp->sndpage_used = 0;
+        }
+        uint64_t take = TCP_SEND_PAGE - tp->sndpage_used;
+        if (take > n)
+            take = n;
+        tp->sndpage_used += (uint32_t)take;
+        n -= take;
+    }
+    return pages;
+}
+
+void tcp_charge_send_pages(TcpSock *tp, Cpu *cpu, uint64_t bytes)
+{
+    if (tcp_conf(tp)->sendmsg_frag != TCP_SENDMSG_FRAG_4K)
+        return;
+    uint32_t pages = tcp_send_pages(tp, bytes);
+    cpu_charge_op(cpu, COST_SENDMSG_PAGE,
+                  (sim_time_t)pages * host_cost(tcp_host(tp), COST_SENDMSG_PAGE));
+}
+
 /* sk_stream_alloc_skb + skb_entail: a new empty skb at the tail of the write queue. */
 Skb *tcp_entail_new_skb(TcpSock *tp, Cpu *cpu)
 {
@@ -371,6 +400,7 @@ static void tcp_sendmsg_copy(TcpSock *tp, Task *t, TcpCall *c)
     tcp_skb_fill(tp, skb, n);
     c->done += n;
     tcp_charge_copy(tp, t->cpu, n);
+    tcp_charge_send_pages(tp, t->cpu, n);
     /* "if (!msg_data_left(msg)) goto out": the write's end leaves the loop before the
      * size_goal test, so a skb that it fills exactly goes by the end-of-call tcp_push (PSH) */
     if (c->done >= c->len || skb->len < size_goal)

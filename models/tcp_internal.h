@@ -47,6 +47,7 @@
 #define TCP_RMEM_MIN 4096u             /* H.0: tcp_rmem[0] */
 #define SKB_TRUESIZE_OVERHEAD 576u     /* H.B.4: aligned sk_buff (256) + skb_shared_info (~320) */
 #define MAX_TCP_HEADER 320u            /* H.B.4 per_mss formula: L1-aligned header room */
+#define TCP_SEND_PAGE 4096u            /* <= 3.6 tcp_sendmsg: one order-0 page per 4 KiB copied */
 /* sk->sk_gso_max_size: the payload one TSO skb may carry, the device's 64 KB less MAX_TCP_HEADER
  * + 1 (net/core/sock.c sk_setup_caps(): "sk->sk_gso_max_size -= (MAX_TCP_HEADER + 1)", from
  * "net: Adjust sk_gso_max_size once when set", David Ahern, Jan 2022; before it
@@ -145,6 +146,7 @@ struct TcpSock {
                                     * peer's window (tcp_sync_mss) */
     /* ---- sender ---- */
     uint64_t snd_una, snd_nxt, write_seq, pushed_seq, snd_sml, snd_wl1;
+    uint32_t sndpage_used; /* <= 3.6 (tcp.sendmsg_frag 4k): bytes of the current send page */
     uint32_t snd_wnd, max_window;
     SkbQueue write_queue;          /* not yet sent */
     SkbQueue rtx_queue;            /* sent, not cumulatively acked, in sequence order */
@@ -413,6 +415,8 @@ void tcp_skb_purge(SkbQueue *q, SkbPool *pool);
 Skb *tcp_entail_new_skb(TcpSock *tp, Cpu *cpu);
 /* Charge the copy of bytes to or from user space (COST_COPY_PER_KB). */
 void tcp_charge_copy(const TcpSock *tp, Cpu *cpu, uint64_t bytes);
+/* <= 3.6 (tcp.sendmsg_frag 4k): charge the order-0 pages that bytes more of a write start. */
+void tcp_charge_send_pages(TcpSock *tp, Cpu *cpu, uint64_t bytes);
 /* Account n more bytes of user data copied into skb, the write queue's tail. */
 void tcp_skb_fill(TcpSock *tp, Skb *skb, uint64_t n);
 

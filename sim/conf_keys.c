@@ -30,6 +30,7 @@ G_STATIC_ASSERT(sizeof(TcpTsoDefer) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpLossDetection) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCheckSpace) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpSendmsgFrag) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvqSpaceInit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
@@ -53,6 +54,7 @@ static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_sc
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
 static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL};
 static const char *const check_space_choices[] = {"5.18", "5.10", "queue_shrunk", NULL};
+static const char *const sendmsg_frag_choices[] = {"32k", "4k", NULL};
 static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
@@ -534,6 +536,12 @@ static const ConfKey table[] = {
              "tcp_tso_win_divisor (3) and under 64 KB, or at most tcp_max_burst (tp->reordering). "
              "A flow whose TSO deferral keeps it below cwnd grows under in_flight, and with "
              "tracked only through the deferral's own mark."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.sendmsg_frag", tcp.sendmsg_frag, "32k",
+             sendmsg_frag_choices, "tcp",
+             "What tcp_sendmsg copies user data into: 32k = 3.7+ (5640f7685831 \"net: use a per "
+             "task frag allocator\"), 32 KiB page frags, two or three per 64 KiB skb, their cost "
+             "in costs.sendmsg_skb; 4k = <= 3.6, the socket's cached order-0 page (sk_sndmsg_page), "
+             "a new one for every 4 KiB copied, each costing costs.sendmsg_page."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.check_space", tcp.check_space, "5.18",
              check_space_choices, "tcp",
              "When a sender whose writer waits for send buffer (SOCK_NOSPACE) runs tcp_new_space "

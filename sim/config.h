@@ -108,6 +108,10 @@ typedef enum {
                                  * TSO-deferral slack and tcp_max_burst */
 } TcpCwndLimited;
 typedef enum {
+    TCP_SENDMSG_FRAG_32K, /* 3.7+ (5640f7685831): copies go to 32 KiB per-task page frags */
+    TCP_SENDMSG_FRAG_4K,  /* <= 3.6: to the socket's order-0 page, a new one every 4 KiB */
+} TcpSendmsgFrag;
+typedef enum {
     TCP_CHECK_SPACE_5_18,         /* 5.18+ (4bfe744ff164): after every ACK and every send */
     TCP_CHECK_SPACE_5_10,         /* 5.10-5.17 (0cbe6a8f089e): after every ACK */
     TCP_CHECK_SPACE_QUEUE_SHRUNK, /* <= 5.9: only once an ACK freed write memory
@@ -203,6 +207,7 @@ typedef struct TcpConf {
     TcpCwndCount cwnd_count;   /* hosts.H.tcp.cwnd_count */
     TcpCwndLimited cwnd_limited; /* hosts.H.tcp.cwnd_limited */
     TcpCheckSpace check_space;   /* hosts.H.tcp.check_space */
+    TcpSendmsgFrag sendmsg_frag; /* hosts.H.tcp.sendmsg_frag */
     TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */

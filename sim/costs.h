@@ -87,7 +87,13 @@
       "software GSO (nic.tso off), per segment cut from a TCP skb: skb_segment's new skb head "  \
       "(SLUB ~45 ns, D.5), headers copied and fixed up (~30 ns), a page-frag reference (~8 ns "   \
       "atomic + a cold struct page ~32 ns), and the driver's ndo_start_xmit for it (descriptor, " \
-      "DMA mapping: ~80 ns); a TSO skb pays dev_xmit once instead")
+      "DMA mapping: ~80 ns); a TSO skb pays dev_xmit once instead")                          \
+    X(COST_SENDMSG_PAGE, "sendmsg_page", 200,                                                   \
+      "tcp_sendmsg <= 3.6 (tcp.sendmsg_frag: 4k), per 4 KiB page it copies into: an order-0 "    \
+      "page allocation (~94 ns for the Linux buddy allocator on one core: LLFree, USENIX ATC "  \
+      "2023), skb_fill_page_desc and the get_page/put_page atomics (~8 ns each, D.5), the "     \
+      "copy loop's per-chunk checks (~30 ns) and the page's free when the skb is acked "        \
+      "(~60 ns, the allocation's other half); 3.7+ fill 32 KiB frags, in sendmsg_skb")
 
 typedef enum {
 #define SIM_COST_ENUM(id, key, def, doc) id,

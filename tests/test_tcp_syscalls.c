@@ -235,6 +235,40 @@ static void test_sendmsg_waits_for_memory(void)
     test_host_free(th);
 }
 
+/* <= 3.6 (tcp.sendmsg_frag 4k) tcp_sendmsg copies into order-0 pages, a new one each 4 KiB,
+ * the page carrying over from one skb and one write to the next: two writes of 6000 bytes take
+ * pages for bytes 1-4096, 4097-8192 and 8193-12000, three in all, 2 + 1. 3.7+ charges none
+ * (its 32 KiB frags are in sendmsg_skb). The writer's CPU books them under sendmsg_page. */
+static sim_time_t send_pages_charged(TcpSendmsgFrag frag, int writes)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.tcp.sendmsg_frag = frag;
+    test_host_build(th);
+    Host *h = &th->host;
+    h->socks = g_ptr_array_new();
+    TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
+    tcp_connect_pair(a, b, 1500);
+    tcp_set_xmit_hook(a, drop_output, a);
+    App app = { .tp = a, .sender = true, .max_calls = (uint64_t)writes, .len = 6000 };
+    app_start(&app, h, "writer", 0);
+    sim_run_until(th->sim, SIM_MS);
+    g_assert_cmpuint(app.calls, ==, (uint64_t)writes);
+    sim_time_t booked = cpu_stats(th->cpus[0]).profile_ns[COST_SENDMSG_PAGE];
+    tcp_sock_free(a);
+    tcp_sock_free(b);
+    g_ptr_array_free(h->socks, TRUE);
+    test_host_free(th);
+    return booked;
+}
+
+static void test_sendmsg_pages_era(void)
+{
+    sim_time_t page = cost_default(COST_SENDMSG_PAGE);
+    g_assert_cmpint(send_pages_charged(TCP_SENDMSG_FRAG_4K, 1), ==, 2 * page);
+    g_assert_cmpint(send_pages_charged(TCP_SENDMSG_FRAG_4K, 2), ==, 3 * page);
+    g_assert_cmpint(send_pages_charged(TCP_SENDMSG_FRAG_32K, 2), ==, 0);
+}
+
 /* recvmsg finding its receive queue empty before it has `target` bytes (here none) while a
  * backlog waits: tcp_recvmsg_locked calls tcp_cleanup_rbuf() and only then sk_wait_data(),
  * whose release_sock() drains the backlog. That order holds in every era: before 5.17 the
@@ -601,6 +635,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/syscalls/sendmsg-full-skb-write-end-psh",
                     test_sendmsg_full_skb_write_end_psh);
     g_test_add_func("/tcp/syscalls/sendmsg-memory-wait", test_sendmsg_waits_for_memory);
+    g_test_add_func("/tcp/syscalls/sendmsg-pages-era", test_sendmsg_pages_era);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-wait", test_recvmsg_cleanup_before_wait);
     g_test_add_func("/tcp/syscalls/recvmsg-cleanup-before-flush", test_recvmsg_cleanup_before_flush);
     g_test_add_func("/tcp/syscalls/recvmsg-measures-after-each-skb",
