@@ -135,6 +135,27 @@ static uint8_t tcp_wscale_for(uint64_t space)
     return ws;
 }
 
+/* tcp_select_initial_window's segment cap on the first window (hosts.H.tcp.init_rcv_wnd), which
+ * applies whenever the MSS exceeds one window-scale unit (1 << rcv_wscale), as it does here. */
+static uint32_t tcp_init_rcv_wnd(const TcpSock *tp, uint32_t space)
+{
+    uint32_t mss = tp->advmss, segs;
+    switch (tcp_conf(tp)->init_rcv_wnd) {
+    case TCP_INIT_RCV_WND_10MSS: /* TCP_DEFAULT_INIT_RCVWND */
+        segs = mss > 1460u ? (1460u * 10u) / mss : 10u;
+        segs = segs < 2u ? 2u : segs;
+        break;
+    case TCP_INIT_RCV_WND_RFC2414:
+        segs = mss > 3u * 1460u ? 2u : mss > 1460u ? 3u : 4u;
+        break;
+    default:
+        return space;
+    }
+    if (mss <= (1u << tp->rcv_wscale) || (uint64_t)segs * mss >= space)
+        return space;
+    return segs * mss;
+}
+
 /* One side's state right after the handshake (tcp_init_transfer / tcp_init_buffer_space). */
 static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
 {
@@ -168,7 +189,7 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
     tp->rcv_wscale = tcp_wscale_for(c->rcvbuf_max > c->rcvbuf ? c->rcvbuf_max : c->rcvbuf);
     tp->scaling_ratio = TCP_DEFAULT_SCALING_RATIO;           /* tcp_scaling_ratio_init */
     tp->window_clamp = tcp_win_from_space(tp, tp->sk.rcvbuf);
-    tp->rcv_wnd = tp->window_clamp < 65535u ? tp->window_clamp : 65535u; /* unscaled SYN window */
+    tp->rcv_wnd = tcp_init_rcv_wnd(tp, tp->window_clamp < 65535u ? tp->window_clamp : 65535u);
     tp->rcv_ssthresh = tp->rcv_wnd;
     tp->pred_ok = true;
     tcp_init_congestion_control(tp);

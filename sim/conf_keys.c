@@ -31,6 +31,7 @@ G_STATIC_ASSERT(sizeof(TcpLossDetection) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCheckSpace) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpSendmsgFrag) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpInitRcvWnd) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvqSpaceInit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
@@ -55,6 +56,7 @@ static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
 static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL};
 static const char *const check_space_choices[] = {"5.18", "5.10", "queue_shrunk", NULL};
 static const char *const sendmsg_frag_choices[] = {"32k", "4k", NULL};
+static const char *const init_rcv_wnd_choices[] = {"64k", "10mss", "rfc2414", NULL};
 static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
@@ -577,7 +579,15 @@ static const ConfKey table[] = {
              "tcp_init_buffer_space): init_cwnd = 4.20+ (041a14d26715 'tcp: start receiver buffer "
              "autotuning sooner'), the smallest of the first window, rcv_ssthresh and 10 x advmss, "
              "so the buffer grows once more than 10 segments are read in an RTT; rcv_wnd = <= 4.19, "
-             "the first window (~64 KB)."),
+             "the first window (tcp.init_rcv_wnd: ~64 KB, or 10 segments before 4.20)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.init_rcv_wnd", tcp.init_rcv_wnd, "64k",
+             init_rcv_wnd_choices, "tcp",
+             "The window a connection starts with, which its rcv_ssthresh (and, with "
+             "rcvq_space_init rcv_wnd, autotuning's first threshold) starts from "
+             "(tcp_select_initial_window): 64k = 4.20+ (a337531b942b), what the receive buffer "
+             "allows, at most 65535 unscaled; 10mss = 3.0-4.19, at most 10 segments "
+             "(TCP_DEFAULT_INIT_RCVWND; max(14600 / MSS, 2) segments above MSS 1460): 14480 B at "
+             "MSS 1448; rfc2414 = 2.6, at most 4 segments (3 above MSS 1460, 2 above 4380)."),
     HOST("tcp", "tcp.window_counts_backlog", CONF_T_BOOL, tcp.window_counts_backlog, "true", NULL,
          NULL,
          "tcp_space() takes the socket backlog off the receive buffer (sk_rcvbuf - sk_backlog.len "

@@ -108,6 +108,11 @@ typedef enum {
                                  * TSO-deferral slack and tcp_max_burst */
 } TcpCwndLimited;
 typedef enum {
+    TCP_INIT_RCV_WND_64K,     /* 4.20+ (a337531b942b): the SYN's window is the buffer's, <= 64 KB */
+    TCP_INIT_RCV_WND_10MSS,   /* 3.0-4.19: capped at 10 segments (14600 B above MSS 1460) */
+    TCP_INIT_RCV_WND_RFC2414, /* 2.6: capped at 4 segments, 3 above MSS 1460, 2 above 4380 */
+} TcpInitRcvWnd;
+typedef enum {
     TCP_SENDMSG_FRAG_32K, /* 3.7+ (5640f7685831): copies go to 32 KiB per-task page frags */
     TCP_SENDMSG_FRAG_4K,  /* <= 3.6: to the socket's order-0 page, a new one every 4 KiB */
 } TcpSendmsgFrag;
@@ -208,6 +213,7 @@ typedef struct TcpConf {
     TcpCwndLimited cwnd_limited; /* hosts.H.tcp.cwnd_limited */
     TcpCheckSpace check_space;   /* hosts.H.tcp.check_space */
     TcpSendmsgFrag sendmsg_frag; /* hosts.H.tcp.sendmsg_frag */
+    TcpInitRcvWnd init_rcv_wnd;  /* hosts.H.tcp.init_rcv_wnd */
     TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */

@@ -75,6 +75,32 @@ static void test_rcvbuf_autotune_3x(void)
     rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_3X, 65535, 238720, 115840, 115840);
 }
 
+/* The first window (tcp_select_initial_window) and what starts from it, over a 1500-byte MTU
+ * with timestamps (advmss 1448) and the default 131072-byte buffer, adv_win_scale 1
+ * (window_clamp 65536): 4.20+ takes what the buffer allows, capped at 65535 unscaled; 3.0-4.19
+ * 10 segments, 14480; 2.6 (RFC 2414) 4 segments, 5792. rcv_ssthresh starts there, and so does
+ * autotuning's first threshold where rcvq_space_init is rcv_wnd (<= 4.19). */
+static void expect_first_window(TcpInitRcvWnd era, uint32_t wnd)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.init_rcv_wnd = era;
+    tb->conf[1].tcp.rcvq_space_init = TCP_RCVQ_SPACE_RCV_WND;
+    th_connect(tb, 1500);
+    g_assert_cmpuint(tb->b->advmss, ==, 1448);
+    g_assert_cmpuint(tb->b->rcv_wnd, ==, wnd);
+    g_assert_cmpuint(tb->b->rcv_ssthresh, ==, wnd);
+    g_assert_cmpuint(tb->b->rcvq_space.space, ==, wnd);
+    g_assert_cmpuint(tb->b->window_clamp, ==, 65536);
+    th_free(tb);
+}
+
+static void test_first_window_era(void)
+{
+    expect_first_window(TCP_INIT_RCV_WND_64K, 65535);
+    expect_first_window(TCP_INIT_RCV_WND_10MSS, 14480);
+    expect_first_window(TCP_INIT_RCV_WND_RFC2414, 5792);
+}
+
 /* Autotuning off (hosts.H.tcp.rcvbuf_autotune: false, a locked SO_RCVBUF): nothing grows. */
 static void test_rcvbuf_fixed(void)
 {
@@ -327,6 +353,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/rcvbuf/autotune", test_rcvbuf_autotune);
     g_test_add_func("/tcp/rcvbuf/autotune-3.x", test_rcvbuf_autotune_3x);
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
+    g_test_add_func("/tcp/rcvbuf/first-window-era", test_first_window_era);
     g_test_add_func("/tcp/rcvbuf/sndbuf-lock", test_sndbuf_lock);
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
     g_test_add_func("/tcp/rcvbuf/drs-2025-rtt", test_drs_rtt);
