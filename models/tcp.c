@@ -193,7 +193,7 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
     tp->rcv_ssthresh = tp->rcv_wnd;
     tp->pred_ok = true;
     tcp_init_congestion_control(tp);
-    tcp_sndbuf_expand(tp);
+    tcp_init_sndbuf(tp);
 }
 
 /* The receive side of tp, facing a peer whose first data byte is peer_isn + 1. */

@@ -257,11 +257,46 @@ static uint32_t roundup_pow_of_two(uint32_t x)
     return p;
 }
 
-/* tcp_sndbuf_expand (H.B.4): 2 x max(10, cwnd, reordering+1) x per-MSS truesize, <= 4 MiB. */
+/* <= 3.18 (tcp.sndbuf_expand 3.x): SKB_TRUESIZE(mss_clamp + MAX_TCP_HEADER) per segment, the
+ * peer's SYN MSS (the path's MTU less 40: the model's hosts agree on it). */
+static uint64_t tcp_sndmem_3x(const TcpSock *tp)
+{
+    uint32_t mss_clamp = tp->advmss + (tp->ts_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
+    uint32_t data = (mss_clamp + MAX_TCP_HEADER + 63u) & ~63u; /* SKB_DATA_ALIGN */
+    return (uint64_t)data + SKB_HEAD_SIZE + SKB_SHINFO_SIZE;
+}
+
+static void tcp_sndbuf_raise(TcpSock *tp, uint64_t sndmem)
+{
+    if (sndmem > TCP_WMEM_MAX)
+        sndmem = TCP_WMEM_MAX;
+    if (tp->sk.sndbuf < sndmem)
+        tp->sk.sndbuf = (uint32_t)sndmem;
+}
+
+/* The buffer a connection starts with: 3.x tcp_fixup_sndbuf (10 segments), else the first
+ * tcp_sndbuf_expand (tcp_init_buffer_space). */
+void tcp_init_sndbuf(TcpSock *tp)
+{
+    if (tcp_conf(tp)->sndbuf_expand != TCP_SNDBUF_EXPAND_3X) {
+        tcp_sndbuf_expand(tp);
+        return;
+    }
+    if (tcp_conf(tp)->sndbuf_autotune)
+        tcp_sndbuf_raise(tp, TCP_INIT_CWND * tcp_sndmem_3x(tp));
+}
+
+/* tcp_sndbuf_expand (H.B.4): 2 x max(10, cwnd, reordering+1) x per-MSS truesize, <= 4 MiB;
+ * <= 3.18 2 x max(cwnd, reordering+1) x SKB_TRUESIZE(mss + MAX_TCP_HEADER). */
 void tcp_sndbuf_expand(TcpSock *tp)
 {
     if (!tcp_conf(tp)->sndbuf_autotune) /* SO_SNDBUF: SOCK_SNDBUF_LOCK */
         return;
+    if (tcp_conf(tp)->sndbuf_expand == TCP_SNDBUF_EXPAND_3X) {
+        uint32_t demanded = tp->snd_cwnd > tp->reordering + 1 ? tp->snd_cwnd : tp->reordering + 1;
+        tcp_sndbuf_raise(tp, 2u * (uint64_t)demanded * tcp_sndmem_3x(tp));
+        return;
+    }
     uint32_t mss = tp->advmss > tp->mss_cache ? tp->advmss : tp->mss_cache;
     uint64_t per_mss = roundup_pow_of_two(mss + MAX_TCP_HEADER + SKB_SHINFO_SIZE) + SKB_HEAD_SIZE;
     uint32_t nr_segs = TCP_INIT_CWND;
@@ -269,11 +304,7 @@ void tcp_sndbuf_expand(TcpSock *tp)
         nr_segs = tp->snd_cwnd;
     if (tp->reordering + 1 > nr_segs)
         nr_segs = tp->reordering + 1;
-    uint64_t sndmem = 2u * nr_segs * per_mss;
-    if (sndmem > TCP_WMEM_MAX)
-        sndmem = TCP_WMEM_MAX;
-    if (tp->sk.sndbuf < sndmem)
-        tp->sk.sndbuf = (uint32_t)sndmem;
+    tcp_sndbuf_raise(tp, 2u * nr_segs * per_mss);
 }
 
 /* tcp_new_space: expand the buffer unless cwnd is full, then wake a writer once at least a third

@@ -455,6 +455,7 @@ void tcp_mark_skb_lost(TcpSock *tp, Skb *skb);
 void tcp_check_space(TcpSock *tp, Cpu *cpu);
 void tcp_update_pacing_rate(TcpSock *tp);
 void tcp_sndbuf_expand(TcpSock *tp);
+void tcp_init_sndbuf(TcpSock *tp);
 uint32_t tcp_current_ssthresh(const TcpSock *tp);
 void tcp_data_ready(TcpSock *tp, Cpu *cpu);
 void tcp_wake_reader(TcpSock *tp, Cpu *cpu);

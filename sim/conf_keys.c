@@ -32,6 +32,7 @@ G_STATIC_ASSERT(sizeof(TcpCwndCount) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpCheckSpace) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpSendmsgFrag) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpInitRcvWnd) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpSndbufExpand) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvqSpaceInit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
@@ -57,6 +58,7 @@ static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL}
 static const char *const check_space_choices[] = {"5.18", "5.10", "queue_shrunk", NULL};
 static const char *const sendmsg_frag_choices[] = {"32k", "4k", NULL};
 static const char *const init_rcv_wnd_choices[] = {"64k", "10mss", "rfc2414", NULL};
+static const char *const sndbuf_expand_choices[] = {"3.19", "3.x", NULL};
 static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
@@ -580,6 +582,15 @@ static const ConfKey table[] = {
              "autotuning sooner'), the smallest of the first window, rcv_ssthresh and 10 x advmss, "
              "so the buffer grows once more than 10 segments are read in an RTT; rcv_wnd = <= 4.19, "
              "the first window (tcp.init_rcv_wnd: ~64 KB, or 10 segments before 4.20)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.sndbuf_expand", tcp.sndbuf_expand, "3.19",
+             sndbuf_expand_choices, "tcp",
+             "How send-buffer autotuning sizes sk_sndbuf (tcp_sndbuf_expand / tcp_new_space), up "
+             "to tcp_wmem[2]: 3.19 = 3.19+, 2 x max(10, cwnd, reordering + 1) segments of a "
+             "power-of-two per-MSS truesize (4352 B at MSS 1448), 87040 B at establishment; 3.x = "
+             "<= 3.18, 10 x SKB_TRUESIZE(MSS + MAX_TCP_HEADER) at establishment "
+             "(tcp_fixup_sndbuf: 23680 B at MSS 1460; 2.6 kernels took 3 segments, not modelled) and "
+             "2 x max(cwnd, reordering + 1) of it later. A receiver that only ACKs keeps its first value; in 3.5-4.8 its backlog "
+             "limit is sk_rcvbuf + sk_sndbuf."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.init_rcv_wnd", tcp.init_rcv_wnd, "64k",
              init_rcv_wnd_choices, "tcp",
              "The window a connection starts with, which its rcv_ssthresh (and, with "

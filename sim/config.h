@@ -108,6 +108,12 @@ typedef enum {
                                  * TSO-deferral slack and tcp_max_burst */
 } TcpCwndLimited;
 typedef enum {
+    TCP_SNDBUF_EXPAND_3_19, /* 3.19+ tcp_sndbuf_expand: 2 x max(10, cwnd, reordering + 1) x a
+                             * power-of-two per-MSS truesize */
+    TCP_SNDBUF_EXPAND_3X,   /* <= 3.18: 10 x SKB_TRUESIZE(MSS + MAX_TCP_HEADER) at establishment
+                             * (tcp_fixup_sndbuf), 2 x max(cwnd, reordering + 1) x it later */
+} TcpSndbufExpand;
+typedef enum {
     TCP_INIT_RCV_WND_64K,     /* 4.20+ (a337531b942b): the SYN's window is the buffer's, <= 64 KB */
     TCP_INIT_RCV_WND_10MSS,   /* 3.0-4.19: capped at 10 segments (14600 B above MSS 1460) */
     TCP_INIT_RCV_WND_RFC2414, /* 2.6: capped at 4 segments, 3 above MSS 1460, 2 above 4380 */
@@ -214,6 +220,7 @@ typedef struct TcpConf {
     TcpCheckSpace check_space;   /* hosts.H.tcp.check_space */
     TcpSendmsgFrag sendmsg_frag; /* hosts.H.tcp.sendmsg_frag */
     TcpInitRcvWnd init_rcv_wnd;  /* hosts.H.tcp.init_rcv_wnd */
+    TcpSndbufExpand sndbuf_expand; /* hosts.H.tcp.sndbuf_expand */
     TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */

@@ -123,27 +123,30 @@ static void test_rcvbuf_fixed(void)
 
 /* The send buffer: tcp_sndbuf_expand() at set-up makes it 2 x max(10, cwnd, reordering + 1)
  * x per-MSS truesize = 2 x 10 x (4096 + 256) = 87040 bytes at MTU 1500, and cwnd growth raises
- * it (cwnd 100: 870400). With SO_SNDBUF (hosts.H.tcp.sndbuf_autotune false, SOCK_SNDBUF_LOCK)
- * it stays at the 20000 bytes set. */
-static uint32_t sndbuf_after(bool autotune)
+ * it (cwnd 100: 870400). <= 3.18 (tcp.sndbuf_expand 3.x) counts SKB_TRUESIZE(1460 + 320) =
+ * 1792 + 256 + 320 = 2368 per segment: 10 x 2368 = 23680 at set-up (tcp_fixup_sndbuf, no
+ * doubling), 2 x 100 x 2368 = 473600 at cwnd 100. With SO_SNDBUF (hosts.H.tcp.sndbuf_autotune
+ * false, SOCK_SNDBUF_LOCK) it stays at the 20000 bytes set. */
+static void expect_sndbuf(bool autotune, TcpSndbufExpand era, uint32_t at_setup, uint32_t grown)
 {
     TcpBench *tb = th_new();
     tb->conf[0].tcp.sndbuf = 20000;
     tb->conf[0].tcp.sndbuf_autotune = autotune;
+    tb->conf[0].tcp.sndbuf_expand = era;
     th_connect(tb, 1500);
-    uint32_t at_setup = tcp_sk(tb->a)->sndbuf;
+    g_assert_cmpuint(tcp_sk(tb->a)->sndbuf, ==, at_setup);
     tb->a->snd_cwnd = 100;
     tcp_sndbuf_expand(tb->a);
-    uint32_t grown = tcp_sk(tb->a)->sndbuf;
+    g_assert_cmpuint(tcp_sk(tb->a)->sndbuf, ==, grown);
     th_free(tb);
-    g_assert_cmpuint(grown, ==, autotune ? 870400u : at_setup);
-    return at_setup;
 }
 
 static void test_sndbuf_lock(void)
 {
-    g_assert_cmpuint(sndbuf_after(true), ==, 87040);
-    g_assert_cmpuint(sndbuf_after(false), ==, 20000);
+    expect_sndbuf(true, TCP_SNDBUF_EXPAND_3_19, 87040, 870400);
+    expect_sndbuf(false, TCP_SNDBUF_EXPAND_3_19, 20000, 20000);
+    expect_sndbuf(true, TCP_SNDBUF_EXPAND_3X, 23680, 473600);
+    expect_sndbuf(false, TCP_SNDBUF_EXPAND_3X, 20000, 20000);
 }
 
 /* tcp_grow_window's slow path (__tcp_grow_window): a 200-byte segment with truesize 1280 + 200
