@@ -551,8 +551,10 @@ static const ConfKey table[] = {
              "When a sender whose writer waits for send buffer (SOCK_NOSPACE) runs tcp_new_space "
              "(grow sndbuf while cwnd is not full, wake the writer once a third of the queue is "
              "free): 5.18 = after every ACK and every send (4bfe744ff164 \"tcp: fix potential xmit "
-             "stalls caused by TCP_NOTSENT_LOWAT\"); 5.10 = after every ACK (0cbe6a8f089e \"tcp: "
-             "remove SOCK_QUEUE_SHRUNK\"); queue_shrunk = <= 5.9: only after an ACK that freed "
+             "stalls caused by TCP_NOTSENT_LOWAT\", April 2022; backported then to the 5.4+ "
+             "stable trees, so a later 5.4.y checks after sends but still gates ACKs as below: "
+             "not modelled); 5.10 = after every ACK (0cbe6a8f089e \"tcp: remove "
+             "SOCK_QUEUE_SHRUNK\"); queue_shrunk = <= 5.9: only after an ACK that freed "
              "write memory, a whole acked skb or the acked head of a TSO skb (tcp_trim_head)."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.init_cwnd", tcp.init_cwnd, "iw10", init_cwnd_choices,
              "tcp",
