@@ -57,6 +57,7 @@ def cpu_list(r, ncpus):
 def stack_block(r):
     return ["stack:",
             "  release_sock:", f"    resched_every: {r.choice([1, 1, 16, 16, 2, 65536])}",
+            f"    bh_disabled: {flag(r, .3)}",
             "  sendmsg:", f"    flush_backlog_every: {r.choice([0, 1, 16, 16, 3])}",
             "  backlog:",
             f"    limit: {r.choice(['rcvbuf', 'rcvbuf+sndbuf', '2016', '2022', '2024'])}",
@@ -69,14 +70,16 @@ def stack_block(r):
             f"    owned: {r.choice(['5.10', '3.6', '2.6'])}",
             f"    wheel: {r.choice(['4.8', 'cascade'])}",
             "  softirq:", f"    limit: {r.choice(['3.9', 'restarts'])}",
-            f"    defer_to_ksoftirqd: {flag(r, .3)}"]
+            f"    defer_to_ksoftirqd: {flag(r, .3)}",
+            f"    repoll_in_action: {flag(r, .3)}"]
 
 
 def sched_lines(r):
     lines = ["    sched:", f"      policy: {r.choice(['cfs', 'eevdf'])}",
              f"      preempt: {r.choice(['none', 'voluntary', 'full'])}",
              f"      wake_idle: {flag(r, .7)}", f"      load_balance: {flag(r, .7)}",
-             f"      irq_time_accounting: {flag(r, .7)}"]
+             f"      irq_time_accounting: {flag(r, .7)}",
+             f"      newidle_avg_idle: {flag(r, .3)}"]
     if r.random() < 0.2:
         lines.append(f"      wakeup_granularity: {r.choice(['0', '1ms', '10ms'])}")
     if r.random() < 0.2:
@@ -90,6 +93,7 @@ def nic_lines(r, ncpus):
     lines = ["    nic:", f"      mtu: {r.choice([68, 576, 1500, 1500, 1500, 9000, 65536])}",
              f"      gro: {flag(r, .7)}", f"      tso: {flag(r, .8)}",
              f"      bql: {flag(r, .8)}",
+             f"      gro_normal_batch: {r.choice([1, 8, 8])}",
              f"      rate: {r.choice(['0', '0', '0', '1Tbit'])}",
              f"      irq_cpu: {r.randrange(ncpus)}",
              f"      irq_coalesce: {r.choice(['0', '0', '10us', '100us', '1ms'])}",
@@ -139,7 +143,12 @@ def tcp_lines(r):
                   f"      slow_start_after_idle: {flag(r, .7)}",
                   f"      ofo_grows_window: {flag(r, .7)}",
                   f"      rcvq_space_init: {r.choice(['init_cwnd', 'rcv_wnd'])}",
-                  f"      ack_rcvlowat: {flag(r, .5)}", f"      gap_fill_ack_now: {flag(r, .5)}"]
+                  f"      ack_rcvlowat: {flag(r, .5)}", f"      gap_fill_ack_now: {flag(r, .5)}",
+                  f"      check_space: {r.choice(['5.18', '5.10', 'queue_shrunk'])}",
+                  f"      ofo_quickack: {flag(r, .3)}", f"      undo_without_rtx: {flag(r, .7)}",
+                  f"      sendmsg_frag: {r.choice(['32k', '4k'])}",
+                  f"      init_rcv_wnd: {r.choice(['64k', '10mss', 'rfc2414'])}",
+                  f"      sndbuf_expand: {r.choice(['3.19', '3.x'])}"]
     if r.random() < 0.3:
         lines += [f"      netdev_budget: {r.choice([1, 8, 300])}",
                   f"      netdev_budget_usecs: {r.choice(['1us', '100us', '2000us'])}",
