@@ -194,13 +194,17 @@ static uint32_t __tcp_grow_window(const TcpSock *tp, const Skb *skb)
 }
 
 /* tcp_grow_window: raise rcv_ssthresh towards min(window_clamp, free space), by at least
- * 2 x the skb's length, when the skb's truesize would fit the buffer (quick |= 1). */
+ * 2 x the skb's length, when the skb's truesize would fit the buffer (quick |= 1). Before 5.1
+ * (hosts.H.tcp.grow_window legacy) only the clamp bounds the step, once rcv_ssthresh is below
+ * the free space. */
 static void tcp_grow_window(TcpSock *tp, const Skb *skb)
 {
     uint32_t space = tcp_space(tp);
     int64_t room = (int64_t)(tp->window_clamp < space ? tp->window_clamp : space) - tp->rcv_ssthresh;
     if (room <= 0)
         return;
+    if (tcp_conf(tp)->grow_window == TCP_GROW_WINDOW_LEGACY)
+        room = (int64_t)tp->window_clamp - tp->rcv_ssthresh;
     uint64_t incr = tcp_win_from_space(tp, skb->truesize) <= skb->len ? 2u * tp->advmss
                                                                    : __tcp_grow_window(tp, skb);
     if (!incr)

@@ -33,6 +33,7 @@ G_STATIC_ASSERT(sizeof(TcpCheckSpace) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpSendmsgFrag) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpInitRcvWnd) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpSndbufExpand) == sizeof(int));
+G_STATIC_ASSERT(sizeof(TcpGrowWindow) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvAutotune) == sizeof(int));
 G_STATIC_ASSERT(sizeof(TcpRcvqSpaceInit) == sizeof(int));
 G_STATIC_ASSERT(sizeof(WorkloadType) == sizeof(int));
@@ -59,6 +60,7 @@ static const char *const check_space_choices[] = {"5.18", "5.10", "queue_shrunk"
 static const char *const sendmsg_frag_choices[] = {"32k", "4k", NULL};
 static const char *const init_rcv_wnd_choices[] = {"64k", "10mss", "rfc2414", NULL};
 static const char *const sndbuf_expand_choices[] = {"3.19", "3.x", NULL};
+static const char *const grow_window_choices[] = {"5.1", "legacy", NULL};
 static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
@@ -584,6 +586,14 @@ static const ConfKey table[] = {
              "autotuning sooner'), the smallest of the first window, rcv_ssthresh and 10 x advmss, "
              "so the buffer grows once more than 10 segments are read in an RTT; rcv_wnd = <= 4.19, "
              "the first window (tcp.init_rcv_wnd: ~64 KB, or 10 segments before 4.20)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.grow_window", tcp.grow_window, "5.1",
+             grow_window_choices, "tcp",
+             "How far one received segment raises rcv_ssthresh, the cap on the window a receiver "
+             "offers (tcp_grow_window): 5.1 = 6728c6174a47 \"tcp: tcp_grow_window() needs to "
+             "respect tcp_space()\" (5.1, and the 4.4+ stable trees from 2019), at most to the "
+             "smaller of window_clamp and the free space; legacy = before it, whenever rcv_ssthresh "
+             "is below both, by the whole step (at least 2 x advmss or 2 x the segment), capped by "
+             "window_clamp alone."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.sndbuf_expand", tcp.sndbuf_expand, "3.19",
              sndbuf_expand_choices, "tcp",
              "How send-buffer autotuning sizes sk_sndbuf (tcp_sndbuf_expand / tcp_new_space), up "

@@ -108,6 +108,12 @@ typedef enum {
                                  * TSO-deferral slack and tcp_max_burst */
 } TcpCwndLimited;
 typedef enum {
+    TCP_GROW_WINDOW_5_1,    /* 5.1+ (6728c6174a47, in the 4.4+ stable trees): rcv_ssthresh grows
+                             * up to the free space (tcp_space) and window_clamp, no further */
+    TCP_GROW_WINDOW_LEGACY, /* before: it grows while below both, by the whole step, up to the
+                             * clamp alone, so it can pass the free space by one step */
+} TcpGrowWindow;
+typedef enum {
     TCP_SNDBUF_EXPAND_3_19, /* 3.19+ tcp_sndbuf_expand: 2 x max(10, cwnd, reordering + 1) x a
                              * power-of-two per-MSS truesize */
     TCP_SNDBUF_EXPAND_3X,   /* <= 3.18: 10 x SKB_TRUESIZE(MSS + MAX_TCP_HEADER) at establishment
@@ -221,6 +227,7 @@ typedef struct TcpConf {
     TcpSendmsgFrag sendmsg_frag; /* hosts.H.tcp.sendmsg_frag */
     TcpInitRcvWnd init_rcv_wnd;  /* hosts.H.tcp.init_rcv_wnd */
     TcpSndbufExpand sndbuf_expand; /* hosts.H.tcp.sndbuf_expand */
+    TcpGrowWindow grow_window;   /* hosts.H.tcp.grow_window */
     TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */

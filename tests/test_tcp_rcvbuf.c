@@ -171,6 +171,36 @@ static void test_grow_window_slow_path(void)
     }
 }
 
+/* tcp_grow_window's bound (hosts.H.tcp.grow_window). b's buffer is 1 MiB (window_clamp 524288
+ * at adv_win_scale 1) and rcv_ssthresh 65535; unread data of truesize 912778 sits queued, so
+ * once a 1448-byte segment (truesize 2728) joins it the free space is (1048576 - 915506) / 2 =
+ * 66535. Its step is 2 x advmss = 2896 (its truesize, 1364 in window terms, fits its length).
+ * 5.1+ stops at the free space: 66535. Before (legacy) rcv_ssthresh was below both the clamp
+ * and the free space, so the whole step applies: 68431, past the free space. */
+static uint32_t ssthresh_after_segment(TcpGrowWindow era)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.rcvbuf = 1 << 20;
+    tb->conf[1].tcp.grow_window = era;
+    th_connect(tb, 1500);
+    g_assert_cmpuint(tb->b->window_clamp, ==, 524288);
+    g_assert_cmpuint(tb->b->rcv_ssthresh, ==, 65535);
+    tcp_sk(tb->b)->rmem_alloc = 912778;
+    th_write(tb->a, 1448);
+    th_deliver(tb, 0);
+    g_assert_cmpuint(tcp_sk(tb->b)->rmem_alloc, ==, 915506);
+    uint32_t ssthresh = tb->b->rcv_ssthresh;
+    tcp_sk(tb->b)->rmem_alloc -= 912778;
+    th_free(tb);
+    return ssthresh;
+}
+
+static void test_grow_window_bound(void)
+{
+    g_assert_cmpuint(ssthresh_after_segment(TCP_GROW_WINDOW_5_1), ==, 66535);
+    g_assert_cmpuint(ssthresh_after_segment(TCP_GROW_WINDOW_LEGACY), ==, 68431);
+}
+
 /* hosts.H.tcp.rcv_autotune = 6.16/6.18 ("tcp: receive side improvements", 6.16; aa251c84636c,
  * 6.18-rc4). Bench clock at 1 ms: a sends one MSS; b starts a window measure (right edge
  * rcv_nxt + rcv_wnd 65535, time 1 ms) and ACKs with TSval 2, which a echoes from then on. At
@@ -359,6 +389,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/rcvbuf/first-window-era", test_first_window_era);
     g_test_add_func("/tcp/rcvbuf/sndbuf-lock", test_sndbuf_lock);
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
+    g_test_add_func("/tcp/rcvbuf/grow-window-bound", test_grow_window_bound);
     g_test_add_func("/tcp/rcvbuf/drs-2025-rtt", test_drs_rtt);
     g_test_add_func("/tcp/rcvbuf/drs-rtt-without-timestamps", test_drs_rtt_without_timestamps);
     g_test_add_func("/tcp/rcvbuf/usec-ts", test_usec_ts);
