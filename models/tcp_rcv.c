@@ -62,6 +62,24 @@ static uint32_t tcp_space(const TcpSock *tp)
     return used >= tp->sk.rcvbuf ? 0 : tcp_win_from_space(tp, tp->sk.rcvbuf - used);
 }
 
+/* Without window scaling (every era): the largest multiple of the MSS that fits, unless the
+ * window offered now is within one MSS of the free space, which is kept; a window of one MSS
+ * jumps to all the free space once that passes it by half the buffer. */
+static uint32_t tcp_window_unscaled(const TcpSock *tp, uint32_t free_space, uint32_t mss,
+                                    uint32_t full_space)
+{
+    int64_t window = tp->rcv_wnd;
+    if (window <= (int64_t)free_space - mss || window > free_space)
+        return free_space / mss * mss;
+    if (mss == full_space && free_space > window + (full_space >> 1))
+        return free_space;
+    return (uint32_t)window;
+}
+
+/* __tcp_select_window. Below half the buffer free, hosts.H.tcp.select_window decides when the
+ * offer drops to zero: zero16 rounds the free space down to the window scale and offers zero
+ * below 1/16 of the allowed space (so the window closes before the buffer's memory limit
+ * drops data), 3.x only below one MSS (3.4 tcp_output.c). */
 uint32_t __tcp_select_window(TcpSock *tp)
 {
     uint32_t mss = tp->ack.rcv_mss;
@@ -69,16 +87,26 @@ uint32_t __tcp_select_window(TcpSock *tp)
     uint32_t allowed_space = tcp_win_from_space(tp, tp->sk.rcvbuf);
     uint32_t full_space = tp->window_clamp < allowed_space ? tp->window_clamp : allowed_space;
     uint32_t unit = 1u << tp->rcv_wscale;
-    if (mss > full_space)
+    if (mss > full_space) {
         mss = full_space;
+        if (!mss)
+            return 0;
+    }
     if (free_space < (full_space >> 1)) {
         tp->ack.quick = 0;
-        free_space &= ~(unit - 1);
-        if (free_space < (allowed_space >> 4) || free_space < mss)
-            return 0;
+        if (tcp_conf(tp)->select_window == TCP_SELECT_WINDOW_3X) {
+            if (free_space < mss)
+                return 0;
+        } else {
+            free_space &= ~(unit - 1);
+            if (free_space < (allowed_space >> 4) || free_space < mss)
+                return 0;
+        }
     }
     if (free_space > tp->rcv_ssthresh)
         free_space = tp->rcv_ssthresh;
+    if (!tp->rcv_wscale)
+        return tcp_window_unscaled(tp, free_space, mss, full_space);
     return (free_space + unit - 1) & ~(unit - 1);
 }
 
@@ -705,12 +733,16 @@ static void tcp_clamp_window(TcpSock *tp)
 }
 
 /* tcp_prune_queue: 0 when sk_rmem_alloc is back within sk_rcvbuf, -1 when the segment must be
- * dropped (RcvPruned). */
+ * dropped (RcvPruned). hosts.H.tcp.prune 4.18 returns as soon as tcp_clamp_window made room,
+ * before any collapse (so an unlocked buffer below tcp_rmem[2] grows instead of being copied);
+ * 3.x collapses every time. */
 static int tcp_prune_queue(TcpSock *tp, Cpu *cpu)
 {
     tcp_count(tp, CTR_TcpExtPruneCalled, 1);
     if (tp->sk.rmem_alloc >= tp->sk.rcvbuf)
         tcp_clamp_window(tp);
+    if (tcp_conf(tp)->prune == TCP_PRUNE_4_18 && tp->sk.rmem_alloc <= tp->sk.rcvbuf)
+        return 0; /* the clamp grew the buffer enough: no collapse */
     tcp_collapse_ofo_queue(tp, cpu);
     if (tp->rcv_queue.head)
         tcp_collapse(tp, &tp->rcv_queue, tp->rcv_queue.head, NULL, tp->copied_seq, tp->rcv_nxt,
@@ -823,13 +855,16 @@ static int tcp_data_queue_ucopy(TcpSock *tp, const Skb *skb, Cpu *cpu)
 
 /* In-order data: copy to the reader or queue, ATO bookkeeping, drain the ofo queue
  * (ICSK_ACK_NOW when it empties). When no copy was tried the buffer is checked first (3.4
- * tcp_data_queue: eaten < 0; later kernels charge the first skb of an empty receive queue
- * without a check, sk_forced_mem_schedule), and a segment pruning cannot make room for is
- * dropped; a partly copied one is queued without a check, as in the kernel. */
+ * tcp_data_queue: eaten < 0), and a segment pruning cannot make room for is dropped; a partly
+ * copied one is queued without a check, as in the kernel. 4.2+ (hosts.H.tcp.rcvq_admit forced)
+ * charges an skb that finds the receive queue empty without a check (sk_forced_mem_schedule),
+ * so one segment always gets through to the reader; 6.x prunes first and forces only when that
+ * fails, which the model does not tell apart. */
 static void tcp_data_queue_in_order(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     int eaten = tcp_data_queue_ucopy(tp, skb, cpu);
-    if (eaten < 0 && !tcp_try_rmem_schedule(tp, cpu)) {
+    bool forced = tcp_conf(tp)->rcvq_admit == TCP_RCVQ_ADMIT_FORCED && skb_queue_empty(&tp->rcv_queue);
+    if (eaten < 0 && !forced && !tcp_try_rmem_schedule(tp, cpu)) {
         skb_free(tcp_host(tp)->pool, skb);
         return;
     }

@@ -61,6 +61,9 @@ static const char *const sendmsg_frag_choices[] = {"32k", "4k", NULL};
 static const char *const init_rcv_wnd_choices[] = {"64k", "10mss", "rfc2414", NULL};
 static const char *const sndbuf_expand_choices[] = {"3.19", "3.x", NULL};
 static const char *const grow_window_choices[] = {"5.1", "legacy", NULL};
+static const char *const select_window_choices[] = {"zero16", "3.x", NULL};
+static const char *const rcvq_admit_choices[] = {"forced", "3.x", NULL};
+static const char *const prune_choices[] = {"4.18", "3.x", NULL};
 static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
@@ -73,6 +76,9 @@ G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1);
 G_STATIC_ASSERT(TCP_INIT_CWND_RFC3390 == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
+G_STATIC_ASSERT(TCP_SELECT_WINDOW_3X == 1);
+G_STATIC_ASSERT(TCP_RCVQ_ADMIT_3X == 1);
+G_STATIC_ASSERT(TCP_PRUNE_3X == 1);
 G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(PREQUEUE_LIMIT_4X == 0 && PREQUEUE_LIMIT_3X == 1);
@@ -594,6 +600,27 @@ static const ConfKey table[] = {
              "smaller of window_clamp and the free space; legacy = before it, whenever rcv_ssthresh "
              "is below both, by the whole step (at least 2 x advmss or 2 x the segment), capped by "
              "window_clamp alone."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.select_window", tcp.select_window, "zero16",
+             select_window_choices, "tcp",
+             "When the window a receiver offers (__tcp_select_window) closes, once less than half "
+             "its buffer is free: zero16 = the free space is rounded down to the window scale and "
+             "anything below 1/16 of the buffer's allowed space is offered as zero, so the window "
+             "shuts before the buffer's memory check drops data (3.15+; both rules are in torvalds/linux f19c29e3e391 and "
+             "not in 3.14.65, commit not identified); 3.x = 2.6-3.14 (read in 3.4's tcp_output.c), "
+             "zero only below one MSS, the free space rounded up to the scale. Without window scaling every era offers a multiple of the MSS."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcvq_admit", tcp.rcvq_admit, "forced",
+             rcvq_admit_choices, "tcp",
+             "Whether in-order data that is not copied straight to the reader must pass the "
+             "receive-memory check (tcp_try_rmem_schedule, which prunes when sk_rmem_alloc is over "
+             "sk_rcvbuf): forced = 4.2+ (76dfa6082032 \"tcp: allow one skb to be received per "
+             "socket under memory pressure\"), an skb that finds the receive queue empty is "
+             "charged without the check; 3.x = before it, every such skb is checked."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.prune", tcp.prune, "4.18", prune_choices, "tcp",
+             "What tcp_prune_queue does once tcp_clamp_window has grown an unlocked buffer to "
+             "what is allocated: 4.18 = stop there when that made room, no collapse (f4a3313d8e2c \"tcp: avoid collapses in "
+             "tcp_prune_queue() if possible\", 4.18, one of the CVE-2018-5390 fixes and backported "
+             "to the 4.4-4.17 stable trees); 3.x = before it, collapse the out-of-order and receive queues anyway (copying bloated skbs into "
+             "compact ones, TCPRcvCollapsed)."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.sndbuf_expand", tcp.sndbuf_expand, "3.19",
              sndbuf_expand_choices, "tcp",
              "How send-buffer autotuning sizes sk_sndbuf (tcp_sndbuf_expand / tcp_new_space), up "

@@ -114,6 +114,21 @@ typedef enum {
                              * clamp alone, so it can pass the free space by one step */
 } TcpGrowWindow;
 typedef enum {
+    TCP_SELECT_WINDOW_ZERO16, /* 3.15+: free space below half the buffer is rounded down to the
+                               * window scale, and below 1/16 of the allowed space is zero */
+    TCP_SELECT_WINDOW_3X,     /* 2.6-3.14: zero only below one MSS, no round-down */
+} TcpSelectWindow;
+typedef enum {
+    TCP_RCVQ_ADMIT_FORCED, /* 4.2+ (76dfa6082032): an in-order skb that finds the receive queue
+                            * empty is charged without a check (sk_forced_mem_schedule) */
+    TCP_RCVQ_ADMIT_3X,     /* before: tcp_try_rmem_schedule (and its pruning) for every one */
+} TcpRcvqAdmit;
+typedef enum {
+    TCP_PRUNE_4_18, /* 4.18+ (f4a3313d8e2c, CVE-2018-5390, backported to 4.4+ stable):
+                     * tcp_prune_queue stops once tcp_clamp_window made room */
+    TCP_PRUNE_3X,   /* before: it collapses the queues whatever the clamp did */
+} TcpPrune;
+typedef enum {
     TCP_SNDBUF_EXPAND_3_19, /* 3.19+ tcp_sndbuf_expand: 2 x max(10, cwnd, reordering + 1) x a
                              * power-of-two per-MSS truesize */
     TCP_SNDBUF_EXPAND_3X,   /* <= 3.18: 10 x SKB_TRUESIZE(MSS + MAX_TCP_HEADER) at establishment
@@ -228,6 +243,9 @@ typedef struct TcpConf {
     TcpInitRcvWnd init_rcv_wnd;  /* hosts.H.tcp.init_rcv_wnd */
     TcpSndbufExpand sndbuf_expand; /* hosts.H.tcp.sndbuf_expand */
     TcpGrowWindow grow_window;   /* hosts.H.tcp.grow_window */
+    TcpSelectWindow select_window; /* hosts.H.tcp.select_window */
+    TcpRcvqAdmit rcvq_admit;     /* hosts.H.tcp.rcvq_admit */
+    TcpPrune prune;              /* hosts.H.tcp.prune */
     TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */
     TcpRcvqSpaceInit rcvq_space_init; /* hosts.H.tcp.rcvq_space_init */

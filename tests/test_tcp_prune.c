@@ -1,5 +1,5 @@
 /* test_tcp_prune.c - receive memory: tcp_try_rmem_schedule / tcp_prune_queue (3.4
- * net/ipv4/tcp_input.c). A receiver without GRO charges every 1448-byte segment a 2624-byte
+ * net/ipv4/tcp_input.c; the 4.2 and 4.18 rules by era key). A receiver without GRO charges every 1448-byte segment a 2624-byte
  * frame buffer (truesize_rx_frame), so a window of 3/4 of sk_rcvbuf (tcp_adv_win_scale 2) lets
  * the peer send 1.8 x 3/4 = 1.35 x sk_rcvbuf of truesize. The kernel never lets sk_rmem_alloc
  * run past sk_rcvbuf by more than the skb it admits: data queued while it is over (in order on
@@ -13,11 +13,15 @@
 #define MSS 1448u
 #define RCVBUF 87380u
 
-/* A sender without TSO (one MSS per skb) and a 3.4 receiver with a 87380-byte buffer. */
-static TcpBench *prune_bench(bool rcvbuf_autotune)
+/* A sender without TSO (one MSS per skb) and a 3.4 receiver with a 87380-byte buffer, whose
+ * pruning collapses even after tcp_clamp_window made room (hosts.H.tcp.prune 3.x) and who checks
+ * every in-order skb it queues (hosts.H.tcp.rcvq_admit 3.x). */
+static TcpBench *prune_bench_era(bool rcvbuf_autotune, TcpPrune prune, TcpRcvqAdmit admit)
 {
     TcpBench *tb = th_new();
     tb->conf[0].nic.tso = false;
+    tb->conf[1].tcp.prune = prune;
+    tb->conf[1].tcp.rcvq_admit = admit;
     tb->conf[1].tcp.win_scaling = TCP_WIN_ADV_WIN_SCALE_2;
     tb->conf[1].tcp.rcvbuf = RCVBUF;
     tb->conf[1].tcp.rcvbuf_autotune = rcvbuf_autotune;
@@ -25,6 +29,11 @@ static TcpBench *prune_bench(bool rcvbuf_autotune)
     th_connect(tb, 1500);
     tb->a->snd_cwnd = 100; /* the receive window, not cwnd, bounds what may go */
     return tb;
+}
+
+static TcpBench *prune_bench(bool rcvbuf_autotune)
+{
+    return prune_bench_era(rcvbuf_autotune, TCP_PRUNE_3X, TCP_RCVQ_ADMIT_3X);
 }
 
 /* One captured segment of a arrives at b as a frame of a driver without GRO. */
@@ -87,6 +96,27 @@ static void test_prune_clamp_window_grows_rcvbuf(void)
     th_free(tb);
 }
 
+/* 4.18+ (hosts.H.tcp.prune 4.18): once tcp_clamp_window has grown the unlocked buffer to what
+ * is allocated, tcp_prune_queue stops; nothing is collapsed. Each out-of-order frame past the
+ * buffer prunes once: frames 35 to 44 find 34..43 x 2624 bytes allocated, over the buffer
+ * (87380, then what the last clamp left), so there are 10 prunes and the buffer ends at
+ * 43 x 2624 = 112832, with the 44 frames' 115456 bytes queued. (3.x: one prune at frame 35,
+ * which collapses, and the buffer stays at 34 x 2624, as above.) */
+static void test_prune_stops_after_clamp(void)
+{
+    TcpBench *tb = prune_bench_era(true, TCP_PRUNE_4_18, TCP_RCVQ_ADMIT_3X);
+    TcpSock *b = tb->b;
+    Skb *hole = window_with_a_hole(tb);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtPruneCalled), ==, 10);
+    g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPRcvCollapsed), ==, 0);
+    g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, 43 * truesize_rx_frame(1500));
+    g_assert_cmpuint(tcp_sk(b)->rmem_alloc, ==, 44 * truesize_rx_frame(1500));
+    deliver_frame(tb, hole);
+    g_assert_cmpuint(th_read(b), ==, 45 * MSS);
+    th_pump(tb);
+    th_free(tb);
+}
+
 /* Unread in-order data: a reader that does not read lets its window of 45 frames arrive. The
  * first 44 take the fast path, which queues without a check (the model does not track
  * sk_forward_alloc, whose credit lets 3.4's fast path queue without tcp_try_rmem_schedule): 44
@@ -142,12 +172,49 @@ static void test_prune_purges_ofo(void)
     th_free(tb);
 }
 
+/* An in-order skb that finds the receive queue empty while the out-of-order queue holds more
+ * than a locked buffer of SOCK_MIN_RCVBUF (10 frames, 26240 bytes, over 4608). 4.2+
+ * (hosts.H.tcp.rcvq_admit forced, sk_forced_mem_schedule) queues it unchecked, and the 10
+ * segments behind it follow in order: rcv_nxt moves 11 MSS, nothing is pruned. 3.x checks it:
+ * the collapse leaves 4 compact skbs (17408 bytes, still over), so the out-of-order queue is
+ * purged (OfoPruned) and only the hole's own segment is received. */
+static void test_rcvq_admit_first_skb(void)
+{
+    static const struct {
+        TcpRcvqAdmit admit;
+        uint32_t segs;
+        uint64_t prunes, ofo_pruned;
+    } cases[] = { {TCP_RCVQ_ADMIT_FORCED, 11, 0, 0}, {TCP_RCVQ_ADMIT_3X, 1, 1, 1} };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = prune_bench_era(false, TCP_PRUNE_3X, cases[i].admit);
+        TcpSock *b = tb->b;
+        uint64_t start = b->rcv_nxt;
+        th_write(tb->a, 12 * MSS);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 12);
+        Skb *hole = th_take(tb, 0);
+        for (int k = 0; k < 10; k++)
+            deliver_frame(tb, th_take(tb, 0));
+        g_assert_cmpuint(b->ofo_queue.qlen, ==, 10);
+        g_assert_true(skb_queue_empty(&b->rcv_queue));
+        tcp_sk(b)->rcvbuf = 4608;
+        deliver_frame(tb, hole);
+        g_assert_cmpuint(b->rcv_nxt, ==, start + cases[i].segs * MSS);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtPruneCalled), ==, cases[i].prunes);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtOfoPruned), ==, cases[i].ofo_pruned);
+        th_drop(tb, 0);
+        th_pump(tb);
+        th_free(tb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/prune/collapses-ofo", test_prune_collapses_ofo);
     g_test_add_func("/tcp/prune/clamp-window-grows-rcvbuf", test_prune_clamp_window_grows_rcvbuf);
+    g_test_add_func("/tcp/prune/stops-after-clamp", test_prune_stops_after_clamp);
     g_test_add_func("/tcp/prune/collapses-receive-queue", test_prune_collapses_receive_queue);
+    g_test_add_func("/tcp/prune/rcvq-admit-first-skb", test_rcvq_admit_first_skb);
     g_test_add_func("/tcp/prune/purges-ofo", test_prune_purges_ofo);
     return g_test_run();
 }

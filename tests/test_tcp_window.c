@@ -72,6 +72,63 @@ static void test_select_window(void)
     }
 }
 
+/* hosts.H.tcp.select_window with a 4 MiB buffer (adv_win_scale 2: allowed and full space
+ * 3145728, half 1572864, 1/16 196608), wscale 7, rcv_ssthresh out of the way. 136536 bytes of
+ * buffer free: free space 102402. zero16 rounds it down to 102400 and, below 1/16, offers 0;
+ * 3.x offers it rounded up, 102528. 400000 free: 300000, which is above 1/16: zero16 offers
+ * 299904 (rounded down, then already aligned), 3.x 300032 (rounded up). */
+static void test_select_window_era(void)
+{
+    static const struct {
+        TcpSelectWindow era;
+        uint32_t unread_free, win;
+    } cases[] = {
+        {TCP_SELECT_WINDOW_ZERO16, 136536, 0},
+        {TCP_SELECT_WINDOW_3X, 136536, 102528},
+        {TCP_SELECT_WINDOW_ZERO16, 400000, 299904},
+        {TCP_SELECT_WINDOW_3X, 400000, 300032},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.win_scaling = TCP_WIN_ADV_WIN_SCALE_2;
+        tb->conf[1].tcp.select_window = cases[i].era;
+        th_connect(tb, 1500);
+        TcpSock *b = tb->b;
+        g_assert_cmpuint(b->rcv_wscale, ==, 7);
+        b->sk.rcvbuf = 4194304;
+        b->window_clamp = tcp_win_from_space(b, b->sk.rcvbuf);
+        g_assert_cmpuint(b->window_clamp, ==, 3145728);
+        b->rcv_ssthresh = b->window_clamp;
+        b->sk.rmem_alloc = b->sk.rcvbuf - cases[i].unread_free;
+        g_assert_cmpuint(__tcp_select_window(b), ==, cases[i].win);
+        b->sk.rmem_alloc = 0;
+        th_free(tb);
+    }
+}
+
+/* Without window scaling (every era): rcvbuf 131072 (allowed 98304), nothing unread, an MSS of
+ * 1448. An offer of 50000 is more than an MSS below the free space: the window becomes the
+ * largest multiple of the MSS, 67 x 1448 = 97016. An offer of 97500 is within one MSS of it and
+ * is kept. */
+static void test_select_window_unscaled(void)
+{
+    static const struct {
+        uint32_t offered, win;
+    } cases[] = { {50000, 97016}, {97500, 97500} };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = bench(TCP_WIN_ADV_WIN_SCALE_2);
+        TcpSock *b = tb->b;
+        b->rcv_wscale = 0;
+        b->ack.rcv_mss = 1448;
+        b->window_clamp = tcp_win_from_space(b, b->sk.rcvbuf);
+        g_assert_cmpuint(b->window_clamp, ==, 98304);
+        b->rcv_ssthresh = b->window_clamp;
+        b->rcv_wnd = cases[i].offered;
+        g_assert_cmpuint(__tcp_select_window(b), ==, cases[i].win);
+        th_free(tb);
+    }
+}
+
 /* hosts.H.tcp.window_counts_backlog: rcvbuf 131072, nothing unread, 32768 bytes of truesize in
  * the backlog of the owned socket, adv_win_scale 2 (3.4). 5.0+ ("tcp: make tcp_space() aware of
  * socket backlog"): free = 3/4 x (131072 - 32768) = 73728. Before it (3.x include/net/tcp.h
@@ -301,6 +358,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp_window/win_from_space", test_win_from_space);
     g_test_add_func("/tcp_window/select_window", test_select_window);
     g_test_add_func("/tcp_window/select_window_backlog", test_select_window_backlog);
+    g_test_add_func("/tcp_window/select_window_era", test_select_window_era);
+    g_test_add_func("/tcp_window/select_window_unscaled", test_select_window_unscaled);
     g_test_add_func("/tcp_window/scaling_ratio_converges", test_scaling_ratio_converges);
     g_test_add_func("/tcp_window/scaling_ratio_shrinks", test_scaling_ratio_shrinks);
     g_test_add_func("/tcp_window/ack_rule_follows_window", test_ack_rule_follows_window);

@@ -148,7 +148,11 @@ def tcp_lines(r):
                   f"      ofo_quickack: {flag(r, .3)}", f"      undo_without_rtx: {flag(r, .7)}",
                   f"      sendmsg_frag: {r.choice(['32k', '4k'])}",
                   f"      init_rcv_wnd: {r.choice(['64k', '10mss', 'rfc2414'])}",
-                  f"      sndbuf_expand: {r.choice(['3.19', '3.x'])}"]
+                  f"      sndbuf_expand: {r.choice(['3.19', '3.x'])}",
+                  f"      grow_window: {r.choice(['5.1', 'legacy'])}",
+                  f"      select_window: {r.choice(['zero16', '3.x'])}",
+                  f"      rcvq_admit: {r.choice(['forced', '3.x'])}",
+                  f"      prune: {r.choice(['4.18', '3.x'])}"]
     if r.random() < 0.3:
         lines += [f"      netdev_budget: {r.choice([1, 8, 300])}",
                   f"      netdev_budget_usecs: {r.choice(['1us', '100us', '2000us'])}",
