@@ -287,6 +287,13 @@ static inline uint64_t tcp_jiffies(const TcpSock *tp)
 {
     return ktimer_jiffies(tcp_sim(tp), tp->hz, tp->tick_phase);
 }
+/* The host's jiffies counter at time t, as tcp_jiffies() counts now (ktimer_jiffies). */
+static inline uint64_t tcp_jiffies_at(const TcpSock *tp, sim_time_t t)
+{
+    uint64_t ns = (uint64_t)t + (uint64_t)tp->tick_phase;
+    const uint64_t s = (uint64_t)SIM_S;
+    return ns / s * tp->hz + ns % s * tp->hz / s;
+}
 /* Microseconds per tick of this host's TS clock: 1000 (TCP_TS_HZ), or 1 with tcp_usec_ts. */
 static inline uint32_t tcp_ts_tick_us(const TcpSock *tp)
 {

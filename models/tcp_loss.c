@@ -429,14 +429,6 @@ static void tcp_newreno_mark_lost(TcpSock *tp, bool snd_una_advanced)
 
 /* ---- FACK (hosts.H.tcp.loss_detection: fack; 2.6-4.3 with tcp_fack = 1, read in 3.4) ---- */
 
-/* The host's jiffies counter at time t, as tcp_jiffies() counts now (ktimer_jiffies). */
-static uint64_t tcp_jiffies_at(const TcpSock *tp, sim_time_t t)
-{
-    uint64_t ns = (uint64_t)t + (uint64_t)tp->tick_phase;
-    const uint64_t s = (uint64_t)SIM_S;
-    return ns / s * tp->hz + ns % s * tp->hz / s;
-}
-
 /* tcp_skb_timedout: last sent (TCP_SKB_CB(skb)->when, jiffies) more than an RTO ago */
 static bool tcp_skb_timedout(const TcpSock *tp, const Skb *skb)
 {

@@ -268,6 +268,37 @@ static void tcp_rcv_rtt_update(TcpSock *tp, uint32_t sample_us, bool win_dep)
     tp->rcv_rtt_us = old - (old >> 3) + sample_us;
 }
 
+/* 2.6-4.12 (hosts.H.tcp.rcv_rtt_clock jiffies): the estimate in 1/8 jiffies, as 3.4's
+ * rcv_rtt_est.rtt. rcv_rtt_us keeps 8 x us, converted exactly both ways (a multiple of 1/8
+ * jiffy in us, floored, rounds back to itself). */
+static bool tcp_rcv_rtt_in_jiffies(const TcpSock *tp)
+{
+    return tcp_conf(tp)->rcv_rtt_clock == TCP_RCV_RTT_CLOCK_JIFFIES && !tcp_drs_2025(tp);
+}
+
+static uint64_t rcv_rtt_j8(const TcpSock *tp)
+{
+    return ((uint64_t)tp->rcv_rtt_us * tp->hz + 500000u) / 1000000u;
+}
+
+/* 3.4 tcp_rcv_rtt_update: a 0 sample counts as 1 jiffy; with an estimate, a window sample
+ * (win_dep) can only lower it, a timestamp sample is smoothed in with gain 1/8 (the shift
+ * truncating, so runs of 1-jiffy samples settle at 15/8 jiffies). */
+static void tcp_rcv_rtt_update_jiffies(TcpSock *tp, uint64_t sample_j, bool win_dep)
+{
+    int64_t old = tp->rcv_rtt_us ? (int64_t)rcv_rtt_j8(tp) : 0;
+    int64_t m = sample_j ? (int64_t)(sample_j < INT32_MAX ? sample_j : INT32_MAX) : 1;
+    int64_t n;
+    if (!old)
+        n = m << 3;
+    else if (win_dep)
+        n = (m << 3) < old ? m << 3 : old;
+    else
+        n = old + m - (old >> 3);
+    uint64_t us8 = (uint64_t)n * 1000000u / tp->hz;
+    tp->rcv_rtt_us = us8 > UINT32_MAX ? UINT32_MAX : (uint32_t)us8;
+}
+
 /* tcp_rcv_rtt_measure (tcp_event_data_recv, every kernel since Dynamic Right-Sizing in 2.6.7):
  * the time until rcv_nxt passes the right edge advertised when the measure started - one
  * window's worth of data - is a window-based RTT sample. It can only lower the estimate; with
@@ -278,8 +309,14 @@ static void tcp_rcv_rtt_measure(TcpSock *tp)
     if (tp->rcv_rtt_est_time) {
         if (tp->rcv_nxt < tp->rcv_rtt_est_seq)
             return;
-        sim_time_t d_us = (tp->tcp_mstamp - tp->rcv_rtt_est_time) / SIM_US;
-        tcp_rcv_rtt_update(tp, d_us > 0 ? (uint32_t)(d_us < UINT32_MAX ? d_us : UINT32_MAX) : 1u, true);
+        if (tcp_rcv_rtt_in_jiffies(tp)) {
+            tcp_rcv_rtt_update_jiffies(tp, tcp_jiffies_at(tp, tp->tcp_mstamp) -
+                                               tcp_jiffies_at(tp, tp->rcv_rtt_est_time), true);
+        } else {
+            sim_time_t d_us = (tp->tcp_mstamp - tp->rcv_rtt_est_time) / SIM_US;
+            tcp_rcv_rtt_update(tp, d_us > 0 ? (uint32_t)(d_us < UINT32_MAX ? d_us : UINT32_MAX) : 1u,
+                               true);
+        }
     }
     tp->rcv_rtt_est_seq = tp->rcv_nxt + tp->rcv_wnd;
     tp->rcv_rtt_est_time = tp->tcp_mstamp;
@@ -290,7 +327,8 @@ static void tcp_rcv_rtt_measure(TcpSock *tp)
  * autotuning"): with ms timestamps a sub-ms RTT gives 0, which is no sample at all. */
 void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
 {
-    if (!tp->saw_tstamp || !tp->rcv_tsecr || tp->rcv_tsecr == tp->rcv_rtt_last_tsecr)
+    bool jiffies = tcp_rcv_rtt_in_jiffies(tp);
+    if (!tp->saw_tstamp || !tp->rcv_tsecr || (!jiffies && tp->rcv_tsecr == tp->rcv_rtt_last_tsecr))
         return;
     tp->rcv_rtt_last_tsecr = tp->rcv_tsecr;
     if (skb->len < tp->ack.rcv_mss)
@@ -299,6 +337,10 @@ void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
     uint32_t tick = tcp_ts_tick_us(tp);
     if (delta > INT32_MAX / tick) /* ticks -> us must not overflow */
         return;
+    if (jiffies) { /* 3.4's TS clock was jiffies itself: the TS delta in whole jiffies */
+        tcp_rcv_rtt_update_jiffies(tp, (uint64_t)delta * tick * tp->hz / 1000000u, false);
+        return;
+    }
     if (tcp_drs_2025(tp)) {
         if (delta)
             tcp_rcv_rtt_update(tp, delta * tick, false);
@@ -393,8 +435,14 @@ static void tcp_rcv_space_adjust_3x(TcpSock *tp)
 void tcp_rcv_space_adjust(TcpSock *tp)
 {
     sim_time_t now = sim_now(tcp_sim(tp));
-    if (!tp->rcv_rtt_us || now - tp->rcvq_space.time < (sim_time_t)(tp->rcv_rtt_us >> 3) * SIM_US)
+    if (!tp->rcv_rtt_us)
         return;
+    if (tcp_rcv_rtt_in_jiffies(tp)) { /* 3.4: jiffies elapsed against the estimate's whole jiffies */
+        if (tcp_jiffies_at(tp, now) - tcp_jiffies_at(tp, tp->rcvq_space.time) < rcv_rtt_j8(tp) >> 3)
+            return;
+    } else if (now - tp->rcvq_space.time < (sim_time_t)(tp->rcv_rtt_us >> 3) * SIM_US) {
+        return;
+    }
     if (tcp_drs_2025(tp)) {
         int64_t copied = (int64_t)(tp->copied_seq - tp->rcvq_space.seq) -
                          (int64_t)(tp->rcv_nxt - tp->copied_seq);

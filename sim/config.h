@@ -114,6 +114,11 @@ typedef enum {
                              * clamp alone, so it can pass the free space by one step */
 } TcpGrowWindow;
 typedef enum {
+    TCP_RCV_RTT_CLOCK_US,      /* 4.19+: us clock, one TSecr sample per TSecr value */
+    TCP_RCV_RTT_CLOCK_JIFFIES, /* 2.6-4.12: jiffies, a 0 sample counts as 1 jiffy, and every
+                                * full-sized segment's TSecr is smoothed in */
+} TcpRcvRttClock;
+typedef enum {
     TCP_SELECT_WINDOW_ZERO16, /* 3.15+: free space below half the buffer is rounded down to the
                                * window scale, and below 1/16 of the allowed space is zero */
     TCP_SELECT_WINDOW_3X,     /* 2.6-3.14: zero only below one MSS, no round-down */
@@ -244,6 +249,7 @@ typedef struct TcpConf {
     TcpSndbufExpand sndbuf_expand; /* hosts.H.tcp.sndbuf_expand */
     TcpGrowWindow grow_window;   /* hosts.H.tcp.grow_window */
     TcpSelectWindow select_window; /* hosts.H.tcp.select_window */
+    TcpRcvRttClock rcv_rtt_clock; /* hosts.H.tcp.rcv_rtt_clock */
     TcpRcvqAdmit rcvq_admit;     /* hosts.H.tcp.rcvq_admit */
     TcpPrune prune;              /* hosts.H.tcp.prune */
     TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */

@@ -208,10 +208,11 @@ static void test_grow_window_bound(void)
  * 200 us (8 x 200 = 1600). The TSecr samples are 2 - 2 = 0 ms: no sample since d59fc95be9d0.
  * Legacy counts that as 1 ms (8000, the floor), but its window sample, taken after it on the
  * same skb (tcp_event_data_recv), can only lower the estimate: 1600 too. */
-static TcpBench *drs_bench_ts(TcpRcvAutotune policy, bool timestamps)
+static TcpBench *drs_bench_clock(TcpRcvAutotune policy, bool timestamps, TcpRcvRttClock clock)
 {
     TcpBench *tb = th_new();
     tb->conf[1].tcp.rcv_autotune = policy;
+    tb->conf[1].tcp.rcv_rtt_clock = clock;
     tb->conf[0].tcp.timestamps = tb->conf[1].tcp.timestamps = timestamps;
     th_connect(tb, 1500);
     th_run_to(tb, SIM_MS);
@@ -228,9 +229,64 @@ static TcpBench *drs_bench_ts(TcpRcvAutotune policy, bool timestamps)
     return tb;
 }
 
+static TcpBench *drs_bench_ts(TcpRcvAutotune policy, bool timestamps)
+{
+    return drs_bench_clock(policy, timestamps, TCP_RCV_RTT_CLOCK_US);
+}
+
 static TcpBench *drs_bench(TcpRcvAutotune policy)
 {
     return drs_bench_ts(policy, true);
+}
+
+/* hosts.H.tcp.rcv_rtt_clock jiffies (2.6-4.12, 3.4's tcp_input.c), HZ 1000, the bench above:
+ * the window measure began at 1 ms and ends at 1.2 ms, in the same jiffy: 0 jiffies, counted as
+ * 1, so the estimate is 1 jiffy (8 x 1000 us), where the us clock of 4.13+ measures 200 us. The
+ * TSecr samples (2 - 2 = 0 -> 1 jiffy) agree; without timestamps the window sample alone gives
+ * the same. */
+static void test_rcv_rtt_jiffies_floor(void)
+{
+    for (int ts = 0; ts < 2; ts++) {
+        TcpBench *tb = drs_bench_clock(TCP_RCV_AUTOTUNE_3X, ts, TCP_RCV_RTT_CLOCK_JIFFIES);
+        g_assert_cmpuint(tb->b->rcv_rtt_us, ==, 8 * 1000);
+        th_free(tb);
+        tb = drs_bench_clock(TCP_RCV_AUTOTUNE_3X, ts, TCP_RCV_RTT_CLOCK_US);
+        g_assert_cmpuint(tb->b->rcv_rtt_us, ==, 8 * 200);
+        th_free(tb);
+    }
+}
+
+/* Every full-sized segment's TSecr sample (jiffies clock, no one-per-TSecr rule), HZ 1000: the
+ * first 10 segments at 5 ms echo TSecr 1, 5 jiffies (40 in 1/8 jiffies, then m - 40/8 = 0 nine
+ * times); b's ACKs make a echo 6, and the next 30 segments each bring 6 - 6 = 0 -> 1 jiffy,
+ * smoothed with the truncating shift: 36, 33, 30, 28, 26, 24, 22, 21, 20, ..., 16, 15, where
+ * 15 + 1 - 15/8 = 15 holds: 15/8 jiffies, 15000 in rcv_rtt_us. The us clock (4.19+) takes one
+ * sample per TSecr value: 40000, then 36000 (the rcvbuf_autotune bench at the top). */
+static void test_rcv_rtt_jiffies_every_segment(void)
+{
+    static const struct {
+        TcpRcvRttClock clock;
+        uint32_t rtt8;
+    } cases[] = { {TCP_RCV_RTT_CLOCK_JIFFIES, 15000}, {TCP_RCV_RTT_CLOCK_US, 36000} };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.rcv_autotune = TCP_RCV_AUTOTUNE_3X;
+        tb->conf[1].tcp.rcv_rtt_clock = cases[i].clock;
+        tb->conf[0].nic.tso = false; /* one segment per skb, each a sample */
+        th_connect(tb, 1500);
+        TcpSock *b = tb->b;
+        th_write(tb->a, 1448);
+        th_pump(tb);
+        th_read(b);
+        th_run_to(tb, 5 * SIM_MS);
+        for (int k = 0; k < 4; k++) {
+            th_write(tb->a, 10 * 1448);
+            th_pump(tb);
+            th_read(b);
+        }
+        g_assert_cmpuint(b->rcv_rtt_us, ==, cases[i].rtt8);
+        th_free(tb);
+    }
 }
 
 static void test_drs_rtt(void)
@@ -392,6 +448,8 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/rcvbuf/grow-window-bound", test_grow_window_bound);
     g_test_add_func("/tcp/rcvbuf/drs-2025-rtt", test_drs_rtt);
     g_test_add_func("/tcp/rcvbuf/drs-rtt-without-timestamps", test_drs_rtt_without_timestamps);
+    g_test_add_func("/tcp/rcvbuf/rcv-rtt-jiffies-floor", test_rcv_rtt_jiffies_floor);
+    g_test_add_func("/tcp/rcvbuf/rcv-rtt-jiffies-every-segment", test_rcv_rtt_jiffies_every_segment);
     g_test_add_func("/tcp/rcvbuf/usec-ts", test_usec_ts);
     g_test_add_func("/tcp/rcvbuf/usec-ts-rtt-fallback", test_usec_ts_rtt_fallback);
     g_test_add_func("/tcp/rcvbuf/drs-2025-grow", test_drs_grow);
