@@ -22,6 +22,10 @@
 
 uint32_t tcp_select_window(TcpSock *tp)
 {
+    /* 6.6+: the ACK of an skb the receive memory could not take offers a zero window, which is
+     * not kept as the socket's offer (rcv_wnd, rcv_wup unchanged) */
+    if (tp->ack.pending & ICSK_ACK_NOMEM)
+        return 0;
     uint32_t cur_win = tcp_receive_window(tp);
     uint32_t new_win = __tcp_select_window(tp);
     uint32_t unit = 1u << tp->rcv_wscale;

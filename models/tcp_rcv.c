@@ -901,18 +901,42 @@ static int tcp_data_queue_ucopy(TcpSock *tp, const Skb *skb, Cpu *cpu)
     return chunk == skb->len;
 }
 
+/* May an in-order skb that was not copied to the reader be queued? 3.x: only if the memory
+ * check passes. 4.2-6.5: an skb that finds the receive queue empty always is
+ * (sk_forced_mem_schedule: one segment always gets through to the reader). 6.6+: the check
+ * first; on failure the receiver owes an ACK now with a zero window (ICSK_ACK_NOMEM, which
+ * tcp_select_window offers without storing it; the slow path's tcp_ack_snd_check sends it),
+ * wakes the reader, and drops the skb (TCPRcvQDrop) unless the queue is empty. */
+static bool tcp_rcvq_admit(TcpSock *tp, const Skb *skb, Cpu *cpu)
+{
+    switch (tcp_conf(tp)->rcvq_admit) {
+    case TCP_RCVQ_ADMIT_3X:
+        return tcp_try_rmem_schedule(tp, cpu);
+    case TCP_RCVQ_ADMIT_4_2:
+        return skb_queue_empty(&tp->rcv_queue) || tcp_try_rmem_schedule(tp, cpu);
+    case TCP_RCVQ_ADMIT_6_6:
+        break;
+    }
+    if (tcp_try_rmem_schedule(tp, cpu))
+        return true;
+    tp->ack.pending |= ICSK_ACK_NOMEM | ICSK_ACK_NOW | ICSK_ACK_SCHED;
+    tcp_data_ready(tp, cpu);
+    if (!skb_queue_empty(&tp->rcv_queue) && skb->len) {
+        tcp_count(tp, CTR_TcpExtTCPRcvQDrop, 1);
+        return false;
+    }
+    return true;
+}
+
 /* In-order data: copy to the reader or queue, ATO bookkeeping, drain the ofo queue
  * (ICSK_ACK_NOW when it empties). When no copy was tried the buffer is checked first (3.4
  * tcp_data_queue: eaten < 0), and a segment pruning cannot make room for is dropped; a partly
- * copied one is queued without a check, as in the kernel. 4.2+ (hosts.H.tcp.rcvq_admit forced)
- * charges an skb that finds the receive queue empty without a check (sk_forced_mem_schedule),
- * so one segment always gets through to the reader; 6.x prunes first and forces only when that
- * fails, which the model does not tell apart. */
+ * copied one is queued without a check, as in the kernel; hosts.H.tcp.rcvq_admit says how
+ * (tcp_rcvq_admit). */
 static void tcp_data_queue_in_order(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     int eaten = tcp_data_queue_ucopy(tp, skb, cpu);
-    bool forced = tcp_conf(tp)->rcvq_admit == TCP_RCVQ_ADMIT_FORCED && skb_queue_empty(&tp->rcv_queue);
-    if (eaten < 0 && !forced && !tcp_try_rmem_schedule(tp, cpu)) {
+    if (eaten < 0 && !tcp_rcvq_admit(tp, skb, cpu)) {
         skb_free(tcp_host(tp)->pool, skb);
         return;
     }

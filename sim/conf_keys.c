@@ -63,7 +63,7 @@ static const char *const sndbuf_expand_choices[] = {"3.19", "3.x", NULL};
 static const char *const grow_window_choices[] = {"5.1", "legacy", NULL};
 static const char *const select_window_choices[] = {"zero16", "3.x", NULL};
 static const char *const rcv_rtt_clock_choices[] = {"us", "jiffies", NULL};
-static const char *const rcvq_admit_choices[] = {"forced", "3.x", NULL};
+static const char *const rcvq_admit_choices[] = {"6.6", "4.2", "3.x", NULL};
 static const char *const prune_choices[] = {"4.18", "3.x", NULL};
 static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
@@ -79,7 +79,7 @@ G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
 G_STATIC_ASSERT(TCP_SELECT_WINDOW_3X == 1);
 G_STATIC_ASSERT(TCP_RCV_RTT_CLOCK_JIFFIES == 1);
-G_STATIC_ASSERT(TCP_RCVQ_ADMIT_3X == 1);
+G_STATIC_ASSERT(TCP_RCVQ_ADMIT_4_2 == 1 && TCP_RCVQ_ADMIT_3X == 2);
 G_STATIC_ASSERT(TCP_PRUNE_3X == 1);
 G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
@@ -621,13 +621,17 @@ static const ConfKey table[] = {
              "shuts before the buffer's memory check drops data (3.15+; both rules are in torvalds/linux f19c29e3e391 and "
              "not in 3.14.65, commit not identified); 3.x = 2.6-3.14 (read in 3.4's tcp_output.c), "
              "zero only below one MSS, the free space rounded up to the scale. Without window scaling every era offers a multiple of the MSS."),
-    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcvq_admit", tcp.rcvq_admit, "forced",
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcvq_admit", tcp.rcvq_admit, "6.6",
              rcvq_admit_choices, "tcp",
-             "Whether in-order data that is not copied straight to the reader must pass the "
+             "How in-order data that is not copied straight to the reader passes the "
              "receive-memory check (tcp_try_rmem_schedule, which prunes when sk_rmem_alloc is over "
-             "sk_rcvbuf): forced = 4.2+ (76dfa6082032 \"tcp: allow one skb to be received per "
-             "socket under memory pressure\"), an skb that finds the receive queue empty is "
-             "charged without the check; 3.x = before it, every such skb is checked."),
+             "sk_rcvbuf): 6.6 = 6.6+ (\"net: tcp: send zero-window ACK when no memory\", Aug "
+             "2023), the check first; when it fails the receiver ACKs at once with a zero window "
+             "(ICSK_ACK_NOMEM) and drops the skb (TCPRcvQDrop) unless the receive queue is empty, "
+             "where it is charged anyway; 4.2 = 4.2-6.5 (76dfa6082032 \"tcp: allow one skb to be "
+             "received per socket under memory pressure\"), an skb that finds the receive queue "
+             "empty is charged without the check, any other is checked and dropped on failure; "
+             "3.x = before it, every such skb is checked."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.prune", tcp.prune, "4.18", prune_choices, "tcp",
              "What tcp_prune_queue does once tcp_clamp_window has grown an unlocked buffer to "
              "what is allocated: 4.18 = stop there when that made room, no collapse (f4a3313d8e2c \"tcp: avoid collapses in "

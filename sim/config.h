@@ -124,9 +124,12 @@ typedef enum {
     TCP_SELECT_WINDOW_3X,     /* 2.6-3.14: zero only below one MSS, no round-down */
 } TcpSelectWindow;
 typedef enum {
-    TCP_RCVQ_ADMIT_FORCED, /* 4.2+ (76dfa6082032): an in-order skb that finds the receive queue
-                            * empty is charged without a check (sk_forced_mem_schedule) */
-    TCP_RCVQ_ADMIT_3X,     /* before: tcp_try_rmem_schedule (and its pruning) for every one */
+    TCP_RCVQ_ADMIT_6_6, /* 6.6+ ("net: tcp: send zero-window ACK when no memory"): the check
+                         * first; on failure a zero-window ACK at once, and the skb is dropped
+                         * unless the receive queue is empty, where it is charged anyway */
+    TCP_RCVQ_ADMIT_4_2, /* 4.2-6.5 (76dfa6082032): an in-order skb that finds the receive queue
+                         * empty is charged without a check (sk_forced_mem_schedule) */
+    TCP_RCVQ_ADMIT_3X,  /* before: tcp_try_rmem_schedule (and its pruning) for every one */
 } TcpRcvqAdmit;
 typedef enum {
     TCP_PRUNE_4_18, /* 4.18+ (f4a3313d8e2c, CVE-2018-5390, backported to 4.4+ stable):

@@ -49,6 +49,7 @@
     X(TcpExtRcvPruned)                                                                          \
     X(TcpExtOfoPruned)                                                                          \
     X(TcpExtTCPRcvCollapsed)                                                                    \
+    X(TcpExtTCPRcvQDrop)                                                                        \
     X(IpExtInOctets)                                                                            \
     X(IpExtOutOctets)
 

@@ -173,18 +173,20 @@ static void test_prune_purges_ofo(void)
 }
 
 /* An in-order skb that finds the receive queue empty while the out-of-order queue holds more
- * than a locked buffer of SOCK_MIN_RCVBUF (10 frames, 26240 bytes, over 4608). 4.2+
- * (hosts.H.tcp.rcvq_admit forced, sk_forced_mem_schedule) queues it unchecked, and the 10
- * segments behind it follow in order: rcv_nxt moves 11 MSS, nothing is pruned. 3.x checks it:
- * the collapse leaves 4 compact skbs (17408 bytes, still over), so the out-of-order queue is
- * purged (OfoPruned) and only the hole's own segment is received. */
+ * than a locked buffer of SOCK_MIN_RCVBUF (10 frames, 26240 bytes, over 4608). 4.2-6.5
+ * (hosts.H.tcp.rcvq_admit 4.2, sk_forced_mem_schedule) queues it unchecked, and the 10 segments
+ * behind it follow in order: rcv_nxt moves 11 MSS, nothing is pruned. 3.x checks it: the
+ * collapse leaves 4 compact skbs (17408 bytes, still over), so the out-of-order queue is purged
+ * (OfoPruned) and only the hole's own segment is received. 6.6+ checks first too, and the purge
+ * makes room, so it is queued as in 3.x. */
 static void test_rcvq_admit_first_skb(void)
 {
     static const struct {
         TcpRcvqAdmit admit;
         uint32_t segs;
         uint64_t prunes, ofo_pruned;
-    } cases[] = { {TCP_RCVQ_ADMIT_FORCED, 11, 0, 0}, {TCP_RCVQ_ADMIT_3X, 1, 1, 1} };
+    } cases[] = { {TCP_RCVQ_ADMIT_4_2, 11, 0, 0}, {TCP_RCVQ_ADMIT_3X, 1, 1, 1},
+                  {TCP_RCVQ_ADMIT_6_6, 1, 1, 1} };
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         TcpBench *tb = prune_bench_era(false, TCP_PRUNE_3X, cases[i].admit);
         TcpSock *b = tb->b;
@@ -207,6 +209,44 @@ static void test_rcvq_admit_first_skb(void)
     }
 }
 
+/* An in-order skb on the slow path (its window field changed) that the memory check refuses
+ * while the receive queue holds data: 44 frames queued by the fast path, then the buffer locked
+ * at SOCK_MIN_RCVBUF (4608), which no collapse of 63712 bytes can meet. Every era drops it. 6.6+
+ * (hosts.H.tcp.rcvq_admit 6.6) also counts TCPRcvQDrop and ACKs at once with a zero window
+ * (ICSK_ACK_NOMEM), which the socket does not keep as its offer; 4.2-6.5 sends nothing then
+ * (the window test of __tcp_ack_snd_check fails with the buffer full). */
+static void test_rcvq_admit_nomem_ack(void)
+{
+    static const TcpRcvqAdmit eras[] = { TCP_RCVQ_ADMIT_6_6, TCP_RCVQ_ADMIT_4_2 };
+    for (unsigned i = 0; i < G_N_ELEMENTS(eras); i++) {
+        TcpBench *tb = prune_bench_era(false, TCP_PRUNE_3X, eras[i]);
+        TcpSock *b = tb->b;
+        uint64_t start = b->rcv_nxt;
+        th_write(tb->a, 45 * MSS);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 45);
+        for (int k = 0; k < 44; k++)
+            deliver_frame(tb, th_take(tb, 0));
+        g_assert_cmpuint(b->rcv_queue.bytes, ==, 44 * MSS);
+        while (th_pending(tb, 1))
+            th_drop(tb, 1);
+        uint32_t offered = b->rcv_wnd;
+        tcp_sk(b)->rcvbuf = 4608;
+        Skb *last = th_take(tb, 0);
+        last->win += 1u << tb->a->rcv_wscale;
+        deliver_frame(tb, last);
+        g_assert_cmpuint(b->rcv_nxt, ==, start + 44 * MSS);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtRcvPruned), ==, 1);
+        bool nomem = eras[i] == TCP_RCVQ_ADMIT_6_6;
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPRcvQDrop), ==, nomem ? 1 : 0);
+        g_assert_cmpuint(th_pending(tb, 1), ==, nomem ? 1 : 0);
+        if (nomem) {
+            g_assert_cmpuint(tb->out[1].head->win, ==, 0);
+            g_assert_cmpuint(b->rcv_wnd, ==, offered);
+        }
+        th_free(tb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -215,6 +255,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/prune/stops-after-clamp", test_prune_stops_after_clamp);
     g_test_add_func("/tcp/prune/collapses-receive-queue", test_prune_collapses_receive_queue);
     g_test_add_func("/tcp/prune/rcvq-admit-first-skb", test_rcvq_admit_first_skb);
+    g_test_add_func("/tcp/prune/rcvq-admit-nomem-ack", test_rcvq_admit_nomem_ack);
     g_test_add_func("/tcp/prune/purges-ofo", test_prune_purges_ofo);
     return g_test_run();
 }

@@ -152,7 +152,7 @@ def tcp_lines(r):
                   f"      grow_window: {r.choice(['5.1', 'legacy'])}",
                   f"      select_window: {r.choice(['zero16', '3.x'])}",
                   f"      rcv_rtt_clock: {r.choice(['us', 'jiffies'])}",
-                  f"      rcvq_admit: {r.choice(['forced', '3.x'])}",
+                  f"      rcvq_admit: {r.choice(['6.6', '4.2', '3.x'])}",
                   f"      prune: {r.choice(['4.18', '3.x'])}"]
     if r.random() < 0.3:
         lines += [f"      netdev_budget: {r.choice([1, 8, 300])}",
