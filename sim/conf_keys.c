@@ -618,9 +618,11 @@ static const ConfKey table[] = {
              "When the window a receiver offers (__tcp_select_window) closes, once less than half "
              "its buffer is free: zero16 = the free space is rounded down to the window scale and "
              "anything below 1/16 of the buffer's allowed space is offered as zero, so the window "
-             "shuts before the buffer's memory check drops data (3.15+; both rules are in torvalds/linux f19c29e3e391 and "
-             "not in 3.14.65, commit not identified); 3.x = 2.6-3.14 (read in 3.4's tcp_output.c), "
-             "zero only below one MSS, the free space rounded up to the scale. Without window scaling every era offers a multiple of the MSS."),
+             "shuts before the buffer's memory check drops data (3.15+; both rules are in "
+             "torvalds/linux f19c29e3e391 and not in 3.14.65, commit not identified); 3.x = "
+             "2.6-3.14 (read in 3.4's tcp_output.c), zero only below one MSS, the free space "
+             "rounded up to the scale. Without window scaling every era offers a multiple of the "
+             "MSS."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcvq_admit", tcp.rcvq_admit, "6.6",
              rcvq_admit_choices, "tcp",
              "How in-order data that is not copied straight to the reader passes the "
@@ -634,10 +636,11 @@ static const ConfKey table[] = {
              "3.x = before it, every such skb is checked."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.prune", tcp.prune, "4.18", prune_choices, "tcp",
              "What tcp_prune_queue does once tcp_clamp_window has grown an unlocked buffer to "
-             "what is allocated: 4.18 = stop there when that made room, no collapse (f4a3313d8e2c \"tcp: avoid collapses in "
-             "tcp_prune_queue() if possible\", 4.18, one of the CVE-2018-5390 fixes and backported "
-             "to the 4.4-4.17 stable trees); 3.x = before it, collapse the out-of-order and receive queues anyway (copying bloated skbs into "
-             "compact ones, TCPRcvCollapsed)."),
+             "what is allocated: 4.18 = stop there when that made room, no collapse "
+             "(f4a3313d8e2c \"tcp: avoid collapses in tcp_prune_queue() if possible\", 4.18, one "
+             "of the CVE-2018-5390 fixes and backported to the 4.4-4.17 stable trees); 3.x = "
+             "before it, collapse the out-of-order and receive queues anyway (copying bloated skbs "
+             "into compact ones, TCPRcvCollapsed)."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.sndbuf_expand", tcp.sndbuf_expand, "3.19",
              sndbuf_expand_choices, "tcp",
              "How send-buffer autotuning sizes sk_sndbuf (tcp_sndbuf_expand / tcp_new_space), up "
