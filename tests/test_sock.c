@@ -704,7 +704,8 @@ static void flusher_step(Task *t)
  * reset, release_cb run): 4 steps; the flush of an empty backlog does nothing (no release_cb, no
  * lock taken); release_sock's release_cb makes 2. The slock: the lock_sock/release_sock pair
  * (costs.lock_sock, 30 ns) plus the flush's own spin_lock_bh/spin_unlock_bh around
- * __release_sock (30 ns more). */
+ * __release_sock (30 ns more). Each skb taken from the backlog pays the cold-processing extra
+ * (costs.backlog_extra) once, on the owner's CPU, on top of its protocol work. */
 static void test_flush_backlog(void)
 {
     TestHost *th = test_host_new(1, 1000);
@@ -723,6 +724,9 @@ static void test_flush_backlog(void)
     g_assert_cmpuint(fs.len_seen[2], ==, 3 * 2304);
     g_assert_cmpuint(fs.sk.backlog_len, ==, 0);
     g_assert_cmpint(cpu_stats(th->cpus[0]).profile_ns[COST_LOCK_SOCK], ==, 2 * 30);
+    g_assert_cmpint(host_cost(&th->host, COST_BACKLOG_EXTRA), >, 0);
+    g_assert_cmpint(cpu_stats(th->cpus[0]).profile_ns[COST_BACKLOG_EXTRA], ==,
+                    3 * host_cost(&th->host, COST_BACKLOG_EXTRA));
     sock_destroy(&fs.sk);
     test_host_free(th);
 }
