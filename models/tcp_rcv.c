@@ -780,35 +780,54 @@ static void tcp_clamp_window(TcpSock *tp)
     }
 }
 
-/* tcp_prune_queue: 0 when sk_rmem_alloc is back within sk_rcvbuf, -1 when the segment must be
- * dropped (RcvPruned). hosts.H.tcp.prune 4.18 returns as soon as tcp_clamp_window made room,
- * before any collapse (so an unlocked buffer below tcp_rmem[2] grows instead of being copied);
- * 3.x collapses every time. */
-static int tcp_prune_queue(TcpSock *tp, Cpu *cpu)
+/* tcp_can_ingest (hosts.H.tcp.rcv_ingest): is there room for skb? legacy: while what is
+ * allocated is within sk_rcvbuf, however much skb brings; 6.17 (1d2fbaad7cd8): what is allocated
+ * plus skb's truesize must fit; 6.18 (f017c1f768b6): plus skb's length. */
+static bool tcp_can_ingest(const TcpSock *tp, const Skb *skb)
+{
+    uint64_t rmem = tp->sk.rmem_alloc;
+    switch (tcp_conf(tp)->rcv_ingest) {
+    case TCP_RCV_INGEST_6_17:
+        return rmem + skb->truesize <= tp->sk.rcvbuf;
+    case TCP_RCV_INGEST_6_18:
+        return rmem + skb->len <= tp->sk.rcvbuf;
+    case TCP_RCV_INGEST_LEGACY:
+        break;
+    }
+    return rmem <= tp->sk.rcvbuf;
+}
+
+/* tcp_prune_queue: 0 when there is room for in_skb again, -1 when it must be dropped
+ * (RcvPruned). The clamp runs when the buffer is full (legacy: sk_rmem_alloc >= sk_rcvbuf; 6.17+:
+ * whenever in_skb does not fit, so it may shrink the buffer). hosts.H.tcp.prune 4.18 returns as
+ * soon as tcp_clamp_window made room, before any collapse (so an unlocked buffer below
+ * tcp_rmem[2] grows instead of being copied); 3.x collapses every time. */
+static int tcp_prune_queue(TcpSock *tp, const Skb *in_skb, Cpu *cpu)
 {
     tcp_count(tp, CTR_TcpExtPruneCalled, 1);
-    if (tp->sk.rmem_alloc >= tp->sk.rcvbuf)
+    bool legacy = tcp_conf(tp)->rcv_ingest == TCP_RCV_INGEST_LEGACY;
+    if (legacy ? tp->sk.rmem_alloc >= tp->sk.rcvbuf : !tcp_can_ingest(tp, in_skb))
         tcp_clamp_window(tp);
-    if (tcp_conf(tp)->prune == TCP_PRUNE_4_18 && tp->sk.rmem_alloc <= tp->sk.rcvbuf)
+    if (tcp_conf(tp)->prune == TCP_PRUNE_4_18 && tcp_can_ingest(tp, in_skb))
         return 0; /* the clamp grew the buffer enough: no collapse */
     tcp_collapse_ofo_queue(tp, cpu);
     if (tp->rcv_queue.head)
         tcp_collapse(tp, &tp->rcv_queue, tp->rcv_queue.head, NULL, tp->copied_seq, tp->rcv_nxt,
                      cpu);
-    if (tp->sk.rmem_alloc <= tp->sk.rcvbuf)
+    if (tcp_can_ingest(tp, in_skb))
         return 0;
     tcp_prune_ofo_queue(tp); /* "Collapsing did not help, destructive actions follow." */
-    if (tp->sk.rmem_alloc <= tp->sk.rcvbuf)
+    if (tcp_can_ingest(tp, in_skb))
         return 0;
     tcp_count(tp, CTR_TcpExtRcvPruned, 1);
     tp->pred_ok = false;
     return -1;
 }
 
-/* tcp_try_rmem_schedule: may an skb be queued? Prunes first when the buffer is over. */
-static bool tcp_try_rmem_schedule(TcpSock *tp, Cpu *cpu)
+/* tcp_try_rmem_schedule: may skb be queued? Prunes first when there is no room for it. */
+static bool tcp_try_rmem_schedule(TcpSock *tp, const Skb *skb, Cpu *cpu)
 {
-    return tp->sk.rmem_alloc <= tp->sk.rcvbuf || tcp_prune_queue(tp, cpu) == 0;
+    return tcp_can_ingest(tp, skb) || tcp_prune_queue(tp, skb, cpu) == 0;
 }
 
 /* tcp_data_queue_ofo: insert in sequence order. Data already held is dropped, data overlapping
@@ -817,7 +836,7 @@ static bool tcp_try_rmem_schedule(TcpSock *tp, Cpu *cpu)
  * counter, no ACK scheduled). */
 static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
-    if (!tcp_try_rmem_schedule(tp, cpu)) {
+    if (!tcp_try_rmem_schedule(tp, skb, cpu)) {
         skb_free(tcp_host(tp)->pool, skb);
         return;
     }
@@ -911,13 +930,13 @@ static bool tcp_rcvq_admit(TcpSock *tp, const Skb *skb, Cpu *cpu)
 {
     switch (tcp_conf(tp)->rcvq_admit) {
     case TCP_RCVQ_ADMIT_3X:
-        return tcp_try_rmem_schedule(tp, cpu);
+        return tcp_try_rmem_schedule(tp, skb, cpu);
     case TCP_RCVQ_ADMIT_4_2:
-        return skb_queue_empty(&tp->rcv_queue) || tcp_try_rmem_schedule(tp, cpu);
+        return skb_queue_empty(&tp->rcv_queue) || tcp_try_rmem_schedule(tp, skb, cpu);
     case TCP_RCVQ_ADMIT_6_6:
         break;
     }
-    if (tcp_try_rmem_schedule(tp, cpu))
+    if (tcp_try_rmem_schedule(tp, skb, cpu))
         return true;
     tp->ack.pending |= ICSK_ACK_NOMEM | ICSK_ACK_NOW | ICSK_ACK_SCHED;
     tcp_data_ready(tp, cpu);

@@ -64,6 +64,7 @@ static const char *const grow_window_choices[] = {"5.1", "legacy", NULL};
 static const char *const select_window_choices[] = {"zero16", "3.x", NULL};
 static const char *const rcv_rtt_clock_choices[] = {"us", "jiffies", NULL};
 static const char *const rcvq_admit_choices[] = {"6.6", "4.2", "3.x", NULL};
+static const char *const rcv_ingest_choices[] = {"legacy", "6.17", "6.18", NULL};
 static const char *const prune_choices[] = {"4.18", "3.x", NULL};
 static const char *const init_cwnd_choices[] = {"iw10", "rfc3390", NULL};
 static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.x", NULL};
@@ -80,6 +81,7 @@ G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
 G_STATIC_ASSERT(TCP_SELECT_WINDOW_3X == 1);
 G_STATIC_ASSERT(TCP_RCV_RTT_CLOCK_JIFFIES == 1);
 G_STATIC_ASSERT(TCP_RCVQ_ADMIT_4_2 == 1 && TCP_RCVQ_ADMIT_3X == 2);
+G_STATIC_ASSERT(TCP_RCV_INGEST_6_17 == 1 && TCP_RCV_INGEST_6_18 == 2);
 G_STATIC_ASSERT(TCP_PRUNE_3X == 1);
 G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
@@ -634,6 +636,19 @@ static const ConfKey table[] = {
              "received per socket under memory pressure\"), an skb that finds the receive queue "
              "empty is charged without the check, any other is checked and dropped on failure; "
              "3.x = before it, every such skb is checked."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.rcv_ingest", tcp.rcv_ingest, "legacy",
+             rcv_ingest_choices, "tcp",
+             "When the receive-memory check (tcp_try_rmem_schedule, tcp_prune_queue) finds room "
+             "for an skb: legacy = while sk_rmem_alloc <= sk_rcvbuf, whatever the skb brings "
+             "(every kernel before 6.17, and again since 026dfef287c0, Feb 2026, backported to "
+             "stable); 6.17 = 1d2fbaad7cd8 \"tcp: stronger sk_rcvbuf checks\" (July 2025), only if "
+             "sk_rmem_alloc plus the skb's truesize fits sk_rcvbuf, and the prune's "
+             "tcp_clamp_window, now called whenever it does not, may shrink an unlocked buffer "
+             "below tcp_rmem[2] to what is allocated; 6.18 = f017c1f768b6 (Sept 2025), the same "
+             "with the skb's length in place of its truesize. The model's fast path queues a "
+             "predicted in-order segment while sk_rmem_alloc < sk_rcvbuf without this check (the "
+             "kernel's sk_forward_alloc test is not modelled), so it applies to the slow path: "
+             "out-of-order data, and in-order data once header prediction is off."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.prune", tcp.prune, "4.18", prune_choices, "tcp",
              "What tcp_prune_queue does once tcp_clamp_window has grown an unlocked buffer to "
              "what is allocated: 4.18 = stop there when that made room, no collapse "

@@ -132,6 +132,11 @@ typedef enum {
     TCP_RCVQ_ADMIT_3X,  /* before: tcp_try_rmem_schedule (and its pruning) for every one */
 } TcpRcvqAdmit;
 typedef enum {
+    TCP_RCV_INGEST_LEGACY, /* every kernel but 6.17-6.19: room while sk_rmem_alloc <= sk_rcvbuf */
+    TCP_RCV_INGEST_6_17,   /* 1d2fbaad7cd8 (Jul 2025): sk_rmem_alloc + the skb's truesize */
+    TCP_RCV_INGEST_6_18,   /* f017c1f768b6 (Sept 2025): sk_rmem_alloc + the skb's length */
+} TcpRcvIngest;
+typedef enum {
     TCP_PRUNE_4_18, /* 4.18+ (f4a3313d8e2c, CVE-2018-5390, backported to 4.4+ stable):
                      * tcp_prune_queue stops once tcp_clamp_window made room */
     TCP_PRUNE_3X,   /* before: it collapses the queues whatever the clamp did */
@@ -254,6 +259,7 @@ typedef struct TcpConf {
     TcpSelectWindow select_window; /* hosts.H.tcp.select_window */
     TcpRcvRttClock rcv_rtt_clock; /* hosts.H.tcp.rcv_rtt_clock */
     TcpRcvqAdmit rcvq_admit;     /* hosts.H.tcp.rcvq_admit */
+    TcpRcvIngest rcv_ingest;     /* hosts.H.tcp.rcv_ingest */
     TcpPrune prune;              /* hosts.H.tcp.prune */
     TcpInitCwnd init_cwnd;     /* hosts.H.tcp.init_cwnd */
     TcpRcvAutotune rcv_autotune; /* hosts.H.tcp.rcv_autotune */

@@ -247,6 +247,53 @@ static void test_rcvq_admit_nomem_ack(void)
     }
 }
 
+/* hosts.H.tcp.rcv_ingest: when is there room for an skb? An unlocked buffer set to 86000 bytes,
+ * out-of-order frames of 2624 bytes of truesize (1448 of payload) arriving behind a hole (the
+ * slow path, which checks every one), 4.18 pruning. legacy: the k-th frame finds (k-1) x 2624
+ * allocated and fits while that is within 86000, so the 34th (86592) prunes first, and the clamp
+ * grows the buffer to 86592, which is room: no collapse. 6.17 (1d2fbaad7cd8): it must fit with
+ * its truesize, so the 33rd (83968 + 2624 > 86000) prunes first; the clamp, called because it
+ * does not fit, shrinks the buffer to what is allocated (83968), which never has room for more,
+ * so the receive queues are collapsed. 6.18 (f017c1f768b6): with its length, the 34th (86592 +
+ * 1448), clamp to 86592, collapse. Every byte stays queued in all three. */
+static void test_rcv_ingest(void)
+{
+    static const struct {
+        TcpRcvIngest rule;
+        unsigned first_prune;
+        uint32_t rcvbuf;
+        bool collapsed;
+    } cases[] = { {TCP_RCV_INGEST_LEGACY, 34, 33 * 2624, false},
+                  {TCP_RCV_INGEST_6_17, 33, 32 * 2624, true},
+                  {TCP_RCV_INGEST_6_18, 34, 33 * 2624, true} };
+    g_assert_cmpuint(truesize_rx_frame(1500), ==, 2624);
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = prune_bench_era(true, TCP_PRUNE_4_18, TCP_RCVQ_ADMIT_3X);
+        tb->conf[1].tcp.rcv_ingest = cases[i].rule;
+        TcpSock *b = tb->b;
+        tcp_sk(b)->rcvbuf = 86000;
+        th_write(tb->a, 45 * MSS);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 45);
+        Skb *hole = th_take(tb, 0);
+        unsigned first = 0;
+        for (unsigned k = 1; k <= 44; k++) {
+            deliver_frame(tb, th_take(tb, 0));
+            if (!first && th_ctr(tb, 1, CTR_TcpExtPruneCalled)) {
+                first = k;
+                g_assert_cmpuint(tcp_sk(b)->rcvbuf, ==, cases[i].rcvbuf);
+            }
+        }
+        g_assert_cmpuint(first, ==, cases[i].first_prune);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtTCPRcvCollapsed) > 0, ==, cases[i].collapsed);
+        g_assert_cmpuint(th_ctr(tb, 1, CTR_TcpExtRcvPruned), ==, 0);
+        g_assert_cmpuint(b->ofo_queue.bytes, ==, 44 * MSS);
+        deliver_frame(tb, hole);
+        g_assert_cmpuint(th_read(b), ==, 45 * MSS);
+        th_pump(tb);
+        th_free(tb);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -257,5 +304,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/prune/rcvq-admit-first-skb", test_rcvq_admit_first_skb);
     g_test_add_func("/tcp/prune/rcvq-admit-nomem-ack", test_rcvq_admit_nomem_ack);
     g_test_add_func("/tcp/prune/purges-ofo", test_prune_purges_ofo);
+    g_test_add_func("/tcp/prune/rcv-ingest", test_rcv_ingest);
     return g_test_run();
 }

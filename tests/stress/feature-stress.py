@@ -153,7 +153,8 @@ def tcp_lines(r):
                   f"      select_window: {r.choice(['zero16', '3.x'])}",
                   f"      rcv_rtt_clock: {r.choice(['us', 'jiffies'])}",
                   f"      rcvq_admit: {r.choice(['6.6', '4.2', '3.x'])}",
-                  f"      prune: {r.choice(['4.18', '3.x'])}"]
+                  f"      prune: {r.choice(['4.18', '3.x'])}",
+                  f"      rcv_ingest: {r.choice(['legacy', '6.17', '6.18'])}"]
     if r.random() < 0.3:
         lines += [f"      netdev_budget: {r.choice([1, 8, 300])}",
                   f"      netdev_budget_usecs: {r.choice(['1us', '100us', '2000us'])}",
