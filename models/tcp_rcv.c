@@ -328,7 +328,9 @@ static void tcp_rcv_rtt_measure(TcpSock *tp)
 void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
 {
     bool jiffies = tcp_rcv_rtt_in_jiffies(tp);
-    if (!tp->saw_tstamp || !tp->rcv_tsecr || (!jiffies && tp->rcv_tsecr == tp->rcv_rtt_last_tsecr))
+    bool every = jiffies || (tcp_conf(tp)->rcv_rtt_clock == TCP_RCV_RTT_CLOCK_US_EVERY &&
+                             !tcp_drs_2025(tp)); /* <= 4.18: no one-sample-per-TSecr rule */
+    if (!tp->saw_tstamp || !tp->rcv_tsecr || (!every && tp->rcv_tsecr == tp->rcv_rtt_last_tsecr))
         return;
     tp->rcv_rtt_last_tsecr = tp->rcv_tsecr;
     if (skb->len < tp->ack.rcv_mss)

@@ -62,7 +62,7 @@ static const char *const init_rcv_wnd_choices[] = {"64k", "10mss", "rfc2414", NU
 static const char *const sndbuf_expand_choices[] = {"3.19", "3.x", NULL};
 static const char *const grow_window_choices[] = {"5.1", "legacy", NULL};
 static const char *const select_window_choices[] = {"zero16", "3.x", NULL};
-static const char *const rcv_rtt_clock_choices[] = {"us", "jiffies", NULL};
+static const char *const rcv_rtt_clock_choices[] = {"us", "jiffies", "us-every", NULL};
 static const char *const rcvq_admit_choices[] = {"6.6", "4.2", "3.x", NULL};
 static const char *const rcv_ingest_choices[] = {"legacy", "6.17", "6.18", NULL};
 static const char *const prune_choices[] = {"4.18", "3.x", NULL};
@@ -79,7 +79,7 @@ G_STATIC_ASSERT(TCP_INIT_CWND_RFC3390 == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
 G_STATIC_ASSERT(TCP_SELECT_WINDOW_3X == 1);
-G_STATIC_ASSERT(TCP_RCV_RTT_CLOCK_JIFFIES == 1);
+G_STATIC_ASSERT(TCP_RCV_RTT_CLOCK_JIFFIES == 1 && TCP_RCV_RTT_CLOCK_US_EVERY == 2);
 G_STATIC_ASSERT(TCP_RCVQ_ADMIT_4_2 == 1 && TCP_RCVQ_ADMIT_3X == 2);
 G_STATIC_ASSERT(TCP_RCV_INGEST_6_17 == 1 && TCP_RCV_INGEST_6_18 == 2);
 G_STATIC_ASSERT(TCP_PRUNE_3X == 1);
@@ -612,9 +612,10 @@ static const ConfKey table[] = {
              "between 4.18 and 5.0); jiffies = 2.6-4.12 (read in 3.4's tcp_input.c; microseconds "
              "came in 4.13), the window sample and every full-sized segment's TSecr sample in "
              "whole jiffies with 0 counted as 1, smoothed in 1/8 jiffies, and autotuning acting "
-             "once the jiffies counter has moved by the estimate's whole jiffies. 4.13-4.18 (us "
-             "without the one-per-TSecr rule) is not modelled. With rcv_autotune 6.16/6.18 the "
-             "clock is us whatever this says."),
+             "once the jiffies counter has moved by the estimate's whole jiffies; us-every = 4.13-4.18 "
+             "(645f4c6f2ebd moved the estimate to microseconds), microseconds with every "
+             "full-sized segment's TSecr sample smoothed in, a 0 ms delta counted as 1 ms. With "
+             "rcv_autotune 6.16/6.18 the clock is us whatever this says."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.select_window", tcp.select_window, "zero16",
              select_window_choices, "tcp",
              "When the window a receiver offers (__tcp_select_window) closes, once less than half "

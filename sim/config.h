@@ -117,6 +117,8 @@ typedef enum {
     TCP_RCV_RTT_CLOCK_US,      /* 4.19+: us clock, one TSecr sample per TSecr value */
     TCP_RCV_RTT_CLOCK_JIFFIES, /* 2.6-4.12: jiffies, a 0 sample counts as 1 jiffy, and every
                                 * full-sized segment's TSecr is smoothed in */
+    TCP_RCV_RTT_CLOCK_US_EVERY, /* 4.13-4.18: us, but every full-sized segment's TSecr sample is
+                                 * smoothed in, as before */
 } TcpRcvRttClock;
 typedef enum {
     TCP_SELECT_WINDOW_ZERO16, /* 3.15+: free space below half the buffer is rounded down to the

@@ -261,13 +261,15 @@ static void test_rcv_rtt_jiffies_floor(void)
  * times); b's ACKs make a echo 6, and the next 30 segments each bring 6 - 6 = 0 -> 1 jiffy,
  * smoothed with the truncating shift: 36, 33, 30, 28, 26, 24, 22, 21, 20, ..., 16, 15, where
  * 15 + 1 - 15/8 = 15 holds: 15/8 jiffies, 15000 in rcv_rtt_us. The us clock (4.19+) takes one
- * sample per TSecr value: 40000, then 36000 (the rcvbuf_autotune bench at the top). */
+ * sample per TSecr value: 40000, then 36000 (the rcvbuf_autotune bench at the top). 4.13-4.18
+ * (us-every) smooths all 30 in microseconds, x - x/8 + 1000 from 40000 (x/8 truncated): 8587. */
 static void test_rcv_rtt_jiffies_every_segment(void)
 {
     static const struct {
         TcpRcvRttClock clock;
         uint32_t rtt8;
-    } cases[] = { {TCP_RCV_RTT_CLOCK_JIFFIES, 15000}, {TCP_RCV_RTT_CLOCK_US, 36000} };
+    } cases[] = { {TCP_RCV_RTT_CLOCK_JIFFIES, 15000}, {TCP_RCV_RTT_CLOCK_US, 36000},
+                  {TCP_RCV_RTT_CLOCK_US_EVERY, 8587} };
     for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
         TcpBench *tb = th_new();
         tb->conf[1].tcp.rcv_autotune = TCP_RCV_AUTOTUNE_3X;

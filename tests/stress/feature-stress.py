@@ -151,7 +151,7 @@ def tcp_lines(r):
                   f"      sndbuf_expand: {r.choice(['3.19', '3.x'])}",
                   f"      grow_window: {r.choice(['5.1', 'legacy'])}",
                   f"      select_window: {r.choice(['zero16', '3.x'])}",
-                  f"      rcv_rtt_clock: {r.choice(['us', 'jiffies'])}",
+                  f"      rcv_rtt_clock: {r.choice(['us', 'jiffies', 'us-every'])}",
                   f"      rcvq_admit: {r.choice(['6.6', '4.2', '3.x'])}",
                   f"      prune: {r.choice(['4.18', '3.x'])}",
                   f"      rcv_ingest: {r.choice(['legacy', '6.17', '6.18'])}"]
