@@ -134,7 +134,8 @@ typedef enum {
     TCP_RCVQ_ADMIT_3X,  /* before: tcp_try_rmem_schedule (and its pruning) for every one */
 } TcpRcvqAdmit;
 typedef enum {
-    TCP_RCV_INGEST_LEGACY, /* every kernel but 6.17-6.19: room while sk_rmem_alloc <= sk_rcvbuf */
+    TCP_RCV_INGEST_LEGACY, /* room while sk_rmem_alloc <= sk_rcvbuf: every kernel before
+                            * 1d2fbaad7cd8, and since its revert (026dfef287c0, Feb 2026) */
     TCP_RCV_INGEST_6_17,   /* 1d2fbaad7cd8 (Jul 2025): sk_rmem_alloc + the skb's truesize */
     TCP_RCV_INGEST_6_18,   /* f017c1f768b6 (Sept 2025): sk_rmem_alloc + the skb's length */
 } TcpRcvIngest;
