@@ -38,6 +38,10 @@
  *   ksoftirqd's softirq time on ksoftirqd, PF_KSOFTIRQD), and a context switch is charged to
  *   no task.
  *
+ * Idle: a CPU with nothing to run sits in the C-state its governor picked (models/cpuidle.c,
+ * hosts.H.sched.cpuidle); an interrupt or a wake-up on it waits for that state's exit latency
+ * before anything runs, and the wait is idle time.
+ *
  * Context switch: COST_CTX_SWITCH is CPU time spent before the next task runs, charged when the
  * task switched in differs from the last task that ran on this CPU (switching back to the same
  * task after an idle spell keeps its cache and costs nothing here).
@@ -54,6 +58,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "models/cpuidle.h"
 #include "models/observe.h"
 #include "models/sched.h"
 #include "models/softirq.h"
@@ -94,6 +99,9 @@ struct Cpu {
     SoftirqEngine softirq;
     Task ksoftirqd;
     sim_time_t mark;           /* time of the last bucket update */
+    sim_time_t idle_since;     /* when the CPU last went idle */
+    sim_time_t last_idle_ns;   /* length of its last idle period: the governor's prediction */
+    sim_time_t idle_exit_ns;   /* exit latency of the C-state it idles in (sched.cpuidle) */
     sim_time_t bucket[BUCKET_N];
     uint64_t ctx_switches;
 };
@@ -106,6 +114,7 @@ static void newidle_note_wakeup(Cpu *cpu);
 /* sysctl_sched_migration_cost: 0.5 ms in every kernel since 2.6.2x (kernel/sched/fair.c) */
 #define SCHED_MIGRATION_COST_NS (500 * SIM_US)
 static void tick_balance(Cpu *cpu);
+static void idle_enter(Cpu *cpu);
 
 /* ---- accounting ---------------------------------------------------------------------------- */
 
@@ -234,6 +243,7 @@ Cpu *cpu_new(Host *h, uint32_t index)
     cpu->avg_idle_ns = 2 * SCHED_MIGRATION_COST_NS; /* sched_init: 2 * migration cost */
     cpu->idle_stamp = -1;
     cpu->mark = sim_now(h->sim);
+    idle_enter(cpu);
     ksoftirqd_init(cpu);
     return cpu;
 }
@@ -378,6 +388,28 @@ static void kick(Cpu *cpu)
     sim_schedule_at(cpu->sim, &cpu->ev, sim_now(cpu->sim));
 }
 
+/* The CPU goes idle: the governor picks a C-state for an idle period as long as its last one
+ * (models/cpuidle.c). */
+static void idle_enter(Cpu *cpu)
+{
+    cpu->idle_since = sim_now(cpu->sim);
+    cpu->idle_exit_ns = cpuidle_exit_latency(cpu->host->conf->sched.cpuidle, cpu->last_idle_ns);
+}
+
+/* An idle CPU is woken (an interrupt, or a task joining its queue): it starts work once it
+ * has left its C-state; the wait stays idle time. */
+static void kick_idle(Cpu *cpu)
+{
+    sim_time_t now = sim_now(cpu->sim);
+    cpu->last_idle_ns = now - cpu->idle_since;
+    if (cpu->idle_exit_ns) {
+        cpu->host->ctr.v[CTR_SksimIdleExits]++;
+        cpu->host->ctr.v[CTR_SksimIdleExitNs] += (uint64_t)cpu->idle_exit_ns;
+    }
+    set_mode(cpu, CPU_KICK);
+    sim_schedule_at(cpu->sim, &cpu->ev, now + cpu->idle_exit_ns);
+}
+
 static void run_step(Cpu *cpu)
 {
     Task *t = cpu->curr;
@@ -503,6 +535,7 @@ static void cpu_schedule(Cpu *cpu)
     cpu->curr = next;
     if (!next) {
         set_mode(cpu, CPU_IDLE);
+        idle_enter(cpu);
         tick_stop(cpu);
         if (cpu->softirq_wanted && softirq_has_work(&cpu->softirq))
             kick(cpu); /* raised while the last task had BH disabled */
@@ -619,7 +652,7 @@ static void check_preempt(Cpu *cpu, Task *t)
     if (!cpu->curr) {
         cpu->need_resched = true;
         if (cpu->mode == CPU_IDLE)
-            kick(cpu);
+            kick_idle(cpu);
         return;
     }
     /* check_preempt_wakeup() returns before its test when curr already has TIF_NEED_RESCHED
@@ -1027,7 +1060,7 @@ static void cpu_interrupt(Cpu *cpu)
 {
     switch (cpu->mode) {
     case CPU_IDLE:
-        kick(cpu);
+        kick_idle(cpu);
         break;
     case CPU_TASK:
         if (cpu->acting == ACT_NONE && cpu->curr->bh_disable_count == 0)

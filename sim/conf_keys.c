@@ -48,6 +48,7 @@ static const char *const timer_owned_choices[] = {"5.10", "3.6", "2.6", NULL};
 static const char *const softirq_limit_choices[] = {"3.9", "restarts", NULL};
 static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
+static const char *const cpuidle_choices[] = {"poll", "nhm", "snb", "skx", "icx", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
 static const char *const tso_defer_choices[] = {"off", "3.x", "4.x", NULL};
 static const char *const hystart_choices[] = {"on", "3.x", "off", NULL};
@@ -86,6 +87,8 @@ G_STATIC_ASSERT(TCP_PRUNE_3X == 1);
 G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(PREQUEUE_LIMIT_4X == 0 && PREQUEUE_LIMIT_3X == 1);
+G_STATIC_ASSERT(CPUIDLE_POLL == 0 && CPUIDLE_NHM == 1 && CPUIDLE_SNB == 2 && CPUIDLE_SKX == 3 &&
+                CPUIDLE_ICX == 4);
 G_STATIC_ASSERT(TIMER_OWNED_RELEASE_CB == 0 && TIMER_OWNED_RELEASE_CB_BLOCKED == 1 &&
                 TIMER_OWNED_RETRY == 2);
 G_STATIC_ASSERT(BACKLOG_LIMIT_2024 == 4 && PREQUEUE_DELACK_MIN_ATO == 1 && SCHED_EEVDF == 1 &&
@@ -282,6 +285,17 @@ static const ConfKey table[] = {
          "kernels before it: update_curr timed the current task on rq->clock, so softirq run "
          "while a task is current counts in its runtime and vruntime and in the tick's slice "
          "check; softirq on an idle CPU is charged to no task."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "sched.cpuidle", sched.cpuidle, "poll", cpuidle_choices,
+             "sched",
+             "C-states of an idle CPU (models/cpuidle.c): a wake-up or an interrupt on an idle "
+             "CPU waits for the exit latency of the state the menu governor picked - the deepest "
+             "whose target residency fits the CPU's previous idle period, at least the shallowest "
+             "- before anything runs there. Tables of drivers/idle/intel_idle.c: nhm "
+             "(Nehalem/Westmere: C1 3 us, C1E 10, C3 20, C6 200), snb (Sandy Bridge: C1 2, C1E "
+             "10, C3 80, C6 104, C7 109), skx (Skylake-SP/Cascade Lake: C1 2, C1E 10, C6 133), "
+             "icx (Ice Lake-SP: C1 1, C1E 4, C6 128), each state's target residency as listed "
+             "there. poll = no C-state (idle=poll, or all disabled): no wait. Counters "
+             "SksimIdleExits and SksimIdleExitNs count the waits."),
     HOST("nic", "nic.mtu", CONF_T_U32, nic.mtu, "1500", "68", "65536",
          "IP MTU in bytes: Ethernet 1500 (9000 jumbo, loopback 65536)."),
     HOST("nic", "nic.rx_ring", CONF_T_U32, nic.rx_ring, "1024", "1", "65536",

@@ -187,6 +187,14 @@ typedef enum {
     TCP_RCVQ_SPACE_RCV_WND,   /* <= 4.19: the first window */
 } TcpRcvqSpaceInit;
 
+typedef enum {
+    CPUIDLE_POLL, /* no C-states (idle=poll, or all disabled): a wake-up waits for nothing */
+    CPUIDLE_NHM,  /* intel_idle nehalem_cstates (Nehalem, Westmere): C1 3 us ... C6 200 us */
+    CPUIDLE_SNB,  /* snb_cstates (Sandy Bridge, -EP): C1 2 us, C1E 10, C3 80, C6 104, C7 109 */
+    CPUIDLE_SKX,  /* skx_cstates (Skylake-SP, Cascade Lake): C1 2 us, C1E 10, C6 133 */
+    CPUIDLE_ICX,  /* icx_cstates (Ice Lake-SP): C1 1 us, C1E 4, C6 128 */
+} CpuidleTable;
+
 typedef struct SchedConf {
     SchedPolicy policy;            /* hosts.H.sched.policy */
     sim_time_t latency_ns;         /* hosts.H.sched.latency (CFS, before the CPU factor) */
@@ -198,6 +206,7 @@ typedef struct SchedConf {
     bool load_balance;             /* hosts.H.sched.load_balance */
     bool newidle_avg_idle;         /* hosts.H.sched.newidle_avg_idle: CFS 2.6.33-5.15 gate */
     bool irq_time_accounting;      /* hosts.H.sched.irq_time_accounting */
+    CpuidleTable cpuidle;          /* hosts.H.sched.cpuidle */
 } SchedConf;
 
 /* A CPU list ("[0-3,8]"), also used by hosts.H.nic.irq_cpus. */

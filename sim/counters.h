@@ -74,7 +74,10 @@
  *   OwnerYields       cond_resched() calls in a backlog drain that gave the CPU away while the
  *                     task kept its socket owned (stack.release_sock.resched_every);
  *   OwnerYieldUs      microseconds those owners spent off their CPU until they ran again (each
- *                     wait rounded to the microsecond); OwnerYieldUs / OwnerYields is the mean. */
+ *                     wait rounded to the microsecond); OwnerYieldUs / OwnerYields is the mean.
+ * Then the C-states of idle CPUs (hosts.H.sched.cpuidle, models/cpuidle.c):
+ *   IdleExits         wake-ups of an idle CPU that waited for its C-state's exit latency;
+ *   IdleExitNs        nanoseconds of those waits. */
 #define SIM_DIAG_COUNTERS(X)                                                                    \
     X(SksimTLPPeerOwnerOffCpu)                                                                  \
     X(SksimTLPPeerOwnerOnCpu)                                                                   \
@@ -90,7 +93,9 @@
     X(SksimRxRingDrops)                                                                         \
     X(SksimNetdevBacklogDrops)                                                                  \
     X(SksimOwnerYields)                                                                         \
-    X(SksimOwnerYieldUs)
+    X(SksimOwnerYieldUs)                                                                        \
+    X(SksimIdleExits)                                                                           \
+    X(SksimIdleExitNs)
 
 #define SIM_COUNTERS(X) SIM_KERNEL_COUNTERS(X) SIM_DIAG_COUNTERS(X)
 

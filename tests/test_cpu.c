@@ -780,6 +780,76 @@ static void test_no_irq_time_accounting_charges_softirq_to_curr(void)
     irq_time_case(false);
 }
 
+/* ---- C-states (hosts.H.sched.cpuidle, models/cpuidle.c) ---- */
+
+typedef struct {
+    Task t;
+    int calls;
+    sim_time_t at[8];
+} Napper; /* runs a step of no cost and sleeps again */
+
+static void napper_step(Task *t)
+{
+    Napper *n = t->ctx;
+    if (n->calls < 8)
+        n->at[n->calls] = sim_now(t->host->sim);
+    n->calls++;
+    task_sleep(t);
+}
+
+/* One CPU with Skylake-SP's states (C1 2 us / residency 2, C1E 10 / 20, C6 133 / 600), a task
+ * woken at 14, 66, 1068 and 2078 us, and an interrupt at 3211 us. The governor predicts each
+ * idle period from the one before it:
+ *   0     start: no idle period yet, C1: runs after 2 us exit + 2 us switch = 4 us, sleeps
+ *   14    idle 10 us before (4..14) but the prediction was the first period (0): C1, runs at 16
+ *   66    predicted 10 us: C1 again, runs at 68
+ *   1068  predicted 50 us: C1E (20 <= 50 < 600), runs at 1078
+ *   2078  predicted 1000 us: C6, runs at 2211
+ *   3211  the interrupt, predicted 1000 us: C6, the softirq unit acts at 3344
+ * With poll every wait is 0: the task runs at 2 (the switch), 14, 66, 1068, 2078, the unit at
+ * 3211. The waits are idle time: task + softirq + switch + idle is still the elapsed time. */
+static void cpuidle_case(CpuidleTable table, const sim_time_t want_us[5], sim_time_t unit_us,
+                         uint64_t exits, uint64_t exit_us)
+{
+    TestHost *th = test_host_new(1, 1000);
+    th->conf.sched.cpuidle = table;
+    test_host_build(th);
+    Napper n = { 0 };
+    task_init(&n.t, &th->host, "n", napper_step, &n, NULL);
+    task_start(&n.t);
+    const sim_time_t wake_us[] = { 14, 66, 1068, 2078 };
+    Waker w[4];
+    for (int i = 0; i < 4; i++) {
+        w[i] = (Waker){ .t = &n.t };
+        sim_event_init(&w[i].ev, waker_fire, &w[i], 0, 0);
+        sim_schedule_at(th->sim, &w[i].ev, wake_us[i] * SIM_US);
+    }
+    Units u = { .units = 1, .unit_ns = 1 * SIM_US };
+    softirq_work_init(&u.w, SOFTIRQ_NET_RX, units_run, &u);
+    Raise r;
+    schedule_raise(th, &r, &u.w, 3211 * SIM_US);
+    sim_run_until(th->sim, 4 * SIM_MS);
+
+    g_assert_cmpint(n.calls, ==, 5);
+    for (int i = 0; i < 5; i++)
+        g_assert_cmpint(n.at[i], ==, want_us[i] * SIM_US);
+    g_assert_cmpint(u.done, ==, 1);
+    g_assert_cmpint(u.at[0], ==, unit_us * SIM_US);
+    g_assert_cmpuint(th->host.ctr.v[CTR_SksimIdleExits], ==, exits);
+    g_assert_cmpuint(th->host.ctr.v[CTR_SksimIdleExitNs], ==, exit_us * SIM_US);
+    CpuStats st = cpu_stats(th->cpus[0]);
+    assert_accounting(&st, 4 * SIM_MS);
+    test_host_free(th);
+}
+
+static void test_cpuidle_exit_latency(void)
+{
+    const sim_time_t skx[] = { 4, 16, 68, 1078, 2211 };
+    cpuidle_case(CPUIDLE_SKX, skx, 3344, 6, 2 + 2 + 2 + 10 + 133 + 133);
+    const sim_time_t poll[] = { 2, 14, 66, 1068, 2078 };
+    cpuidle_case(CPUIDLE_POLL, poll, 3211, 0, 0);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -788,6 +858,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/wake-before-sleep-not-lost", test_wake_before_sleep_is_not_lost);
     g_test_add_func("/cpu/tick-stops-when-idle", test_tick_stops_when_idle);
     g_test_add_func("/cpu/null-cpu", test_null_cpu_runs_at_once);
+    g_test_add_func("/cpu/cpuidle-exit-latency", test_cpuidle_exit_latency);
     g_test_add_func("/cpu/full-preemption", test_full_preemption);
     g_test_add_func("/cpu/wake-idle-moves-to-idle-cpu", test_wake_idle_moves_to_idle_cpu);
     g_test_add_func("/cpu/wake-idle-off-or-pinned-stays", test_wake_idle_off_or_pinned_stays);

@@ -86,6 +86,8 @@ def sched_lines(r):
         lines.append(f"      base_slice: {r.choice(['100us', '0.75ms', '3ms'])}")
     if r.random() < 0.2:
         lines.append(f"      latency: {r.choice(['100us', '6ms', '24ms'])}")
+    if r.random() < 0.4:
+        lines.append(f"      cpuidle: {r.choice(['poll', 'nhm', 'snb', 'skx', 'icx'])}")
     return lines
 
 
