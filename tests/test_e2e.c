@@ -281,6 +281,53 @@ static void test_rr_period_includes_serial_path(void)
     g_assert_cmpfloat(period_ns, >=, bound_ns);
 }
 
+/* C-states (hosts.H.sched.cpuidle): one TCP_RR flow, each host's application thread on CPU 1
+ * and its NIC interrupt on CPU 0, so every CPU idles between messages. A transaction wakes six
+ * idle CPUs: on each host the interrupt CPU for the arriving message, the application CPU that
+ * interrupt wakes, and the interrupt CPU again for the sent message's TX completion. On Ice
+ * Lake-SP's table every idle period here is far beyond C1E's 4 us residency, so each wait is
+ * C1E's 4 us exit; four of the six (interrupt, then application, on each side) lie on the
+ * serial path, so the period grows by 4 x 4 us = 16 us against a CPU that never leaves C0. */
+static const char *rr_cstates =
+    "name: e2e\n"
+    "duration: 200ms\n"
+    "warmup: 50ms\n"
+    "hosts:\n"
+    "  a: {cpus: 2, nic: {irq_cpu: 0}}\n"
+    "  b: {cpus: 2, nic: {irq_cpu: 0}}\n"
+    "links:\n"
+    "  wire: {a: a, b: b, rate: 10Gbit, delay: 5us}\n"
+    "workloads:\n"
+    "  rr: {type: rr, from: a, to: b, from_cpus: [1], to_cpus: [1]}\n"
+    "variants:\n"
+    "  poll: {}\n"
+    "  icx: {hosts.a.sched.cpuidle: icx, hosts.b.sched.cpuidle: icx}\n";
+
+static uint64_t host_counter(const RunResult *r, uint32_t host, CounterId id)
+{
+    const HostResult *h = g_ptr_array_index(r->hosts, host);
+    return h->counters.v[id];
+}
+
+static void test_rr_cstate_exits(void)
+{
+    g_autoptr(RunResult) poll = run_text(rr_cstates, "poll");
+    g_autoptr(RunResult) icx = run_text(rr_cstates, "icx");
+    const FlowResult *fp = g_ptr_array_index(poll->flows, 0);
+    const FlowResult *fi = g_ptr_array_index(icx->flows, 0);
+    uint64_t exits = host_counter(icx, 0, CTR_SksimIdleExits) +
+                     host_counter(icx, 1, CTR_SksimIdleExits);
+    uint64_t exit_ns = host_counter(icx, 0, CTR_SksimIdleExitNs) +
+                       host_counter(icx, 1, CTR_SksimIdleExitNs);
+    g_assert_cmpuint(host_counter(poll, 0, CTR_SksimIdleExits), ==, 0);
+    g_assert_cmpuint(exit_ns, ==, exits * 4000);
+    g_assert_cmpfloat(fabs((double)exits / (double)fi->transactions - 6.0), <, 0.01);
+    double grown_ns = 1e9 / fi->transactions_per_s - 1e9 / fp->transactions_per_s;
+    g_test_message("period %.0f -> %.0f ns", 1e9 / fp->transactions_per_s,
+                   1e9 / fi->transactions_per_s);
+    g_assert_cmpfloat(fabs(grown_ns - 16000.0), <, 500.0);
+}
+
 /* A flow's retrans_segs counts both ends: in request/response both send data. 1 % loss each
  * way, 64 KiB requests and responses: both hosts retransmit, and the flows' figures add up to
  * the hosts' TcpRetransSegs (they counted only the client's socket, 0 here for the server's). */
@@ -508,6 +555,7 @@ int main(int argc, char **argv)
     g_test_add_func("/e2e/same-seed-same-run", test_same_seed_same_run);
     g_test_add_func("/e2e/handshake-rtt-sample", test_handshake_rtt_sample);
     g_test_add_func("/e2e/rr-period-includes-serial-path", test_rr_period_includes_serial_path);
+    g_test_add_func("/e2e/rr-cstate-exits", test_rr_cstate_exits);
     g_test_add_func("/e2e/flow-retrans-counts-both-ends", test_flow_retrans_counts_both_ends);
     g_test_add_func("/e2e/handshake-rtt-capped", test_handshake_rtt_capped);
     return g_test_run();
