@@ -21,7 +21,7 @@
  */
 #include "models/cpuidle.h"
 
-#include <glib.h>
+#include <stdint.h>
 
 typedef struct {
     uint16_t exit_us, residency_us;
