@@ -256,6 +256,10 @@ static void nic_bql_completed(NicQueue *q)
 static void nic_tx_clean(Nic *n, Skb *skb, Cpu *cpu)
 {
     cpu_charge_cost(cpu, COST_TX_COMPLETION);
+    if (n->conf->irq_mode == NIC_IRQ_IXGBE) /* tx_buffer->bytecount: every frame's headers */
+        nic_itr_tx(&n->q[0].itr, (uint64_t)skb->len + (uint64_t)wire_frames(skb) *
+                                                          (WIRE_ETH_HDR + wire_ip_len(skb) -
+                                                           skb->len));
     g_assert(n->ring_used > 0);
     n->ring_used--;
     if (n->conf->bql)
@@ -267,8 +271,14 @@ static void nic_tx_clean(Nic *n, Skb *skb, Cpu *cpu)
 
 /* ---- interrupt and NAPI ---- */
 
+/* The interrupt fires: NAPI is scheduled on the queue's IRQ CPU and the interrupt stays masked
+ * until the poll completes. */
 static void nic_napi_schedule(NicQueue *q)
 {
+    Host *h = q->nic->dev.host;
+    q->irq_fired = true;
+    q->last_irq = sim_now(h->sim);
+    h->ctr.v[CTR_SksimNicIrqs]++;
     q->napi_scheduled = true;
     sim_cancel(q->nic->dev.host->sim, &q->rx_ev);
     cpu_raise_softirq(nic_irq_cpu(q), &q->napi);
@@ -279,26 +289,51 @@ static void nic_irq_event(Sim *sim, void *ctx)
     nic_napi_schedule(ctx);
 }
 
+/* How long an event that finds the interrupt enabled waits for it (hosts.H.nic.irq_mode): the
+ * coalescing delay, or what is left of the throttle interval since the last interrupt. */
+static sim_time_t nic_irq_wait(const NicQueue *q)
+{
+    const NicConf *c = q->nic->conf;
+    sim_time_t interval = c->irq_coalesce_ns;
+    switch (c->irq_mode) {
+    case NIC_IRQ_DELAY:
+        return interval;
+    case NIC_IRQ_IXGBE:
+        interval = nic_itr_interval(&q->itr);
+        break;
+    case NIC_IRQ_THROTTLE:
+        break;
+    }
+    if (!q->irq_fired)
+        return 0;
+    sim_time_t due = q->last_irq + interval, now = sim_now(q->nic->dev.host->sim);
+    return due > now ? due - now : 0;
+}
+
 void nic_irq(NicQueue *q)
 {
     if (q->napi_scheduled || sim_event_pending(&q->irq_ev))
         return;
-    if (q->nic->conf->irq_coalesce_ns > 0)
-        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, q->nic->conf->irq_coalesce_ns);
+    sim_time_t wait = nic_irq_wait(q);
+    if (wait > 0)
+        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, wait);
     else
         nic_napi_schedule(q);
 }
 
-/* napi_complete_done: flush GRO, unmask the interrupt (its cost is in COST_NAPI_POLL). A TX
- * completion that came in after this poll's TX cleaning is a pending cause: the unmasked
- * interrupt fires again, after irq_coalesce (an event, so that it finds this poll over). */
+/* napi_complete_done: flush GRO, unmask the interrupt (its cost is in COST_NAPI_POLL); ixgbe
+ * first picks its next throttle interval (ixgbe_set_itr). A TX completion that came in after
+ * this poll's TX cleaning is a pending cause: the unmasked interrupt fires again as its
+ * moderation lets it (an event, so that it finds this poll over). */
 static bool nic_napi_complete(NicQueue *q, Cpu *cpu)
 {
     gro_flush(&q->gro, cpu);
     q->napi_scheduled = false;
+    if (q->nic->conf->irq_mode == NIC_IRQ_IXGBE)
+        nic_itr_update(&q->itr);
     if (q->index == 0 && !skb_queue_empty(&q->nic->tx_done)) {
         g_assert(!sim_event_pending(&q->irq_ev)); /* masked while NAPI was scheduled */
-        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, q->nic->conf->irq_coalesce_ns);
+        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, nic_irq_wait(q));
     }
     else
         nic_rx_arm(q);
@@ -344,6 +379,8 @@ static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
     }
     w->work++;
     cpu_charge_cost(cpu, COST_RX_FRAME);
+    if (n->conf->irq_mode == NIC_IRQ_IXGBE) /* the frame without its FCS */
+        nic_itr_rx(&q->itr, WIRE_ETH_HDR + wire_ip_len(skb));
     if (n->conf->gro)
         cpu_charge_cost(cpu, COST_GRO_FRAME);
     gro_receive(&q->gro, skb, cpu);
@@ -374,6 +411,7 @@ static void nic_queue_init(Nic *n, NicQueue *q, uint32_t index)
     q->nic = n;
     q->index = index;
     sim_event_init(&q->irq_ev, nic_irq_event, q, EVK_NIC_IRQ, n->dev.obj);
+    nic_itr_init(&q->itr);
     softirq_work_init(&q->napi, SOFTIRQ_NET_RX, nic_napi_poll, q);
     q->napi.repoll = nic_napi_repoll;
     q->napi.own_work = true;

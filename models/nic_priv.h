@@ -9,6 +9,7 @@
 #include "models/dql.h"
 #include "models/gro.h"
 #include "models/netdev_priv.h"
+#include "models/nic_itr.h"
 
 /* Bursts on their way in, in arrival order (a growable ring buffer: it stops growing once the
  * run is warm, so the packet path allocates nothing). */
@@ -27,7 +28,10 @@ typedef struct NicQueue {
     TrainQ trains;        /* bursts hashed to this queue, in arrival order */
     SkbQueue rx_ring;     /* frames admitted, conf->rx_ring descriptors */
     SimEvent rx_ev;       /* the next arrival, armed only while NAPI is idle */
-    SimEvent irq_ev;      /* the coalesced interrupt (irq_coalesce > 0) */
+    SimEvent irq_ev;      /* the moderated interrupt, when it does not fire at once */
+    bool irq_fired;       /* the interrupt has fired before (irq_mode throttle, ixgbe) */
+    sim_time_t last_irq;  /* when it last fired */
+    NicItr itr;           /* ixgbe's dynamic ITR (irq_mode ixgbe) */
     SoftirqWork napi;
     bool napi_scheduled;  /* NAPI_STATE_SCHED: the queue's interrupt is masked */
     uint32_t tx_cleaned;  /* TX completions cleaned in the current poll (queue 0) */
@@ -66,7 +70,7 @@ static inline Nic *nic_of(NetDev *dev)
 }
 
 /* nic.c: a frame (or, on queue 0, a TX completion) came in while the queue's NAPI is idle:
- * interrupt (now, or after irq_coalesce). */
+ * interrupt, now or when its moderation (nic.irq_mode) lets it. */
 void nic_irq(NicQueue *q);
 
 /* nic_rx.c */

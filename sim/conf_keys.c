@@ -49,6 +49,7 @@ static const char *const softirq_limit_choices[] = {"3.9", "restarts", NULL};
 static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
 static const char *const cpuidle_choices[] = {"poll", "nhm", "snb", "skx", "icx", NULL};
+static const char *const irq_mode_choices[] = {"delay", "throttle", "ixgbe", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
 static const char *const tso_defer_choices[] = {"off", "3.x", "4.x", NULL};
 static const char *const hystart_choices[] = {"on", "3.x", "off", NULL};
@@ -87,6 +88,7 @@ G_STATIC_ASSERT(TCP_PRUNE_3X == 1);
 G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_OFF == 2);
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(PREQUEUE_LIMIT_4X == 0 && PREQUEUE_LIMIT_3X == 1);
+G_STATIC_ASSERT(NIC_IRQ_DELAY == 0 && NIC_IRQ_THROTTLE == 1 && NIC_IRQ_IXGBE == 2);
 G_STATIC_ASSERT(CPUIDLE_POLL == 0 && CPUIDLE_NHM == 1 && CPUIDLE_SNB == 2 && CPUIDLE_SKX == 3 &&
                 CPUIDLE_ICX == 4);
 G_STATIC_ASSERT(TIMER_OWNED_RELEASE_CB == 0 && TIMER_OWNED_RELEASE_CB_BLOCKED == 1 &&
@@ -338,11 +340,24 @@ static const ConfKey table[] = {
          "not pinned away from it may stay on it and share it with the softirq (the model has "
          "no wake_affine or active balancing: README, 'Not modelled')."),
     HOST("nic", "nic.irq_coalesce", CONF_T_DURATION, nic.irq_coalesce_ns, "0", "0", "1s",
-         "Interrupt coalescing delay (ethtool -C rx-usecs); 0 = an interrupt per frame batch, "
-         "no moderation. Server NIC drivers moderate by default: ixgbe starts in dynamic mode "
-         "(rx_itr_setting = 1, 20000 interrupts/s at first), and the model has no "
-         "adaptive moderation (README, 'Not modelled'). With 0 a 10 Gbit/s receiver's GRO merges "
+         "Interrupt coalescing (ethtool -C rx-usecs), as nic.irq_mode counts it; 0 = an "
+         "interrupt per frame batch, no moderation. Server NIC drivers moderate by default: "
+         "bnx2x 24 us for RX, ixgbe its dynamic mode (nic.irq_mode: ixgbe), mlx5 an adaptive "
+         "scheme (DIM) the model does not have. With 0 a 10 Gbit/s receiver's GRO merges "
          "~1.3 frames per skb and its NAPI CPU is ~96 % busy; with 20us, 15 frames and ~33 %."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "nic.irq_mode", nic.irq_mode, "delay", irq_mode_choices,
+             "nic",
+             "How irq_coalesce moderates each queue's interrupt. delay: the interrupt fires "
+             "irq_coalesce after the first frame or TX completion that finds it enabled, a "
+             "coalescing timer as mlx4/mlx5 and bnx2x count rx-usecs. throttle: interrupts at "
+             "least irq_coalesce apart, Intel's interrupt throttle (EITR, ixgbe with a static "
+             "rx-usecs): after a quiet interval the first event interrupts at once. ixgbe: "
+             "throttled to the interval ixgbe picks in its default dynamic mode (rx-usecs 1; "
+             "3.2 until 2015, models/nic_itr.c): after each completed poll, from the bytes per "
+             "microsecond its RX and TX rings moved, 10 us (lowest latency), 50 us (low) or "
+             "122 us (bulk: 8000/s, where the smoothing settles), reached by smoothing from "
+             "50 us; irq_coalesce is not used. "
+             "Counter SksimNicIrqs counts the interrupts."),
     HOST("nic", "nic.rx_queues", CONF_T_U32, nic.rx_queues, "1", "1", "64",
          "RX queues (ethtool -L combined; RSS): each has its own RX ring of rx_ring descriptors, "
          "MSI-X interrupt with irq_coalesce, NAPI context and GRO state. A flow's frames go to "

@@ -215,6 +215,13 @@ typedef struct CpuList {
     uint32_t cpu[64];        /* "0-3,8" parsed; n == 0 means "any CPU" (or: the default) */
 } CpuList;
 
+/* hosts.H.nic.irq_mode: how nic.irq_coalesce moderates a queue's interrupt. */
+typedef enum {
+    NIC_IRQ_DELAY,    /* the interrupt fires irq_coalesce after the first event (mlx4/mlx5, bnx2x) */
+    NIC_IRQ_THROTTLE, /* interrupts at least irq_coalesce apart (Intel EITR, a static rx-usecs) */
+    NIC_IRQ_IXGBE,    /* throttled to ixgbe's dynamic ITR (rx-usecs 1, 3.2-2015; nic_itr.c) */
+} NicIrqMode;
+
 typedef struct NicConf {
     uint32_t mtu;              /* hosts.H.nic.mtu, bytes of IP packet */
     uint32_t rx_ring;          /* hosts.H.nic.rx_ring, descriptors */
@@ -228,6 +235,7 @@ typedef struct NicConf {
     bool gso;                  /* hosts.H.nic.gso: software segmentation when tso is off */
     uint32_t irq_cpu;          /* hosts.H.nic.irq_cpu */
     sim_time_t irq_coalesce_ns; /* hosts.H.nic.irq_coalesce: 0 = interrupt per frame batch */
+    NicIrqMode irq_mode;       /* hosts.H.nic.irq_mode */
     uint32_t rx_queues;        /* hosts.H.nic.rx_queues: RSS queues, each its IRQ, NAPI, GRO */
     CpuList irq_cpus;          /* hosts.H.nic.irq_cpus: queue i's IRQ CPU; n == 0 = irq_cpu + i */
 } NicConf;

@@ -77,7 +77,10 @@
  *                     wait rounded to the microsecond); OwnerYieldUs / OwnerYields is the mean.
  * Then the C-states of idle CPUs (hosts.H.sched.cpuidle, models/cpuidle.c):
  *   IdleExits         wake-ups of an idle CPU that waited for its C-state's exit latency;
- *   IdleExitNs        nanoseconds of those waits. */
+ *   IdleExitNs        nanoseconds of those waits.
+ * And the NIC:
+ *   NicIrqs           interrupts this host's NIC queues raised (/proc/interrupts): each
+ *                     schedules a NAPI poll; hosts.H.nic.irq_mode and irq_coalesce space them. */
 #define SIM_DIAG_COUNTERS(X)                                                                    \
     X(SksimTLPPeerOwnerOffCpu)                                                                  \
     X(SksimTLPPeerOwnerOnCpu)                                                                   \
@@ -95,7 +98,8 @@
     X(SksimOwnerYields)                                                                         \
     X(SksimOwnerYieldUs)                                                                        \
     X(SksimIdleExits)                                                                           \
-    X(SksimIdleExitNs)
+    X(SksimIdleExitNs)                                                                          \
+    X(SksimNicIrqs)
 
 #define SIM_COUNTERS(X) SIM_KERNEL_COUNTERS(X) SIM_DIAG_COUNTERS(X)
 

@@ -136,6 +136,83 @@ static void test_acks_not_merged(void)
     fix_free(&f);
 }
 
+/* Interrupt moderation (nic.irq_mode), 50 us, three one-frame PSH skbs sent at 0, 20 and 200 us:
+ * they arrive at 11231, 31231 and 211231 (no CPUs: each poll takes the ring at once). delay
+ * counts the 50 us from the first frame that finds the interrupt enabled: the first two go up
+ * together at 61231, the third at 261231 - two interrupts (SksimNicIrqs). throttle keeps
+ * interrupts 50 us apart and nothing more: the first frame interrupts at once (none before),
+ * the second waits for 11231 + 50000 = 61231, the third, 150 us after that, interrupts at once:
+ * three. */
+static void rx_three_frames(NicIrqMode mode, const sim_time_t want[3], uint64_t irqs)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[1].nic.irq_coalesce_ns = 50 * SIM_US;
+    f.conf[1].nic.irq_mode = mode;
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    static const sim_time_t send_at[3] = {0, 20 * SIM_US, 200 * SIM_US};
+    for (uint64_t i = 0; i < 3; i++) {
+        sim_run_until(f.sim, send_at[i]);
+        ip_output(&f.host[0], fix_data(&f, 0, 1, i * 1448, 1448, 1448, true), NULL);
+    }
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpuint(f.sock[1].rx->len, ==, 3);
+    for (guint i = 0; i < 3; i++)
+        g_assert_cmpint(fix_rx(&f, 1, i)->t, ==, want[i]);
+    g_assert_cmpuint(f.host[1].ctr.v[CTR_SksimNicIrqs], ==, irqs);
+    fix_free(&f);
+}
+
+static void test_irq_mode_delay_vs_throttle(void)
+{
+    rx_three_frames(NIC_IRQ_DELAY, (const sim_time_t[3]){61231, 61231, 261231}, 2);
+    rx_three_frames(NIC_IRQ_THROTTLE, (const sim_time_t[3]){11231, 61231, 211231}, 3);
+}
+
+/* ixgbe's dynamic ITR under a line-rate stream (150 skbs of 45 frames, back to back, one frame
+ * per 1231 ns from 11231 on). The first frame interrupts at once; the vector starts at 50 us,
+ * and that first poll (one frame: 1514 bytes / 50 us = 30 per us) only moves RX from lowest to
+ * low, whose target is 50 us: the next interrupt is at 61231. That poll took the 40 frames
+ * that came in meanwhile (60560 bytes, 1211 per us): bulk, itr 212, 208 in the register, so
+ * the third comes 52 us later, 113231, and the fourth after 56 us (224 -> 224), 169231. The
+ * interval then grows by the smoothing toward 122 us (itr 490), which the intervals of its 47
+ * steps reach 4.8 ms after the start, before the stream's 8.3 ms end; the last gaps between
+ * polls are 122 us. */
+static void test_irq_mode_ixgbe_stream(void)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[0].nic.tx_ring = 1024;
+    f.conf[0].nic.qdisc_limit = 1000;
+    f.conf[1].nic.irq_mode = NIC_IRQ_IXGBE;
+    f.conf[1].nic.rx_ring = 4096;
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    for (uint64_t i = 0; i < 150; i++)
+        ip_output(&f.host[0], fix_data(&f, 0, 1, i * 65160, 65160, 1448, false), NULL);
+    sim_run_until(f.sim, SIM_S);
+    /* the distinct delivery times are the polls */
+    GArray *polls = g_array_new(FALSE, FALSE, sizeof(sim_time_t));
+    for (guint i = 0; i < f.sock[1].rx->len; i++) {
+        sim_time_t t = fix_rx(&f, 1, i)->t;
+        if (!polls->len || g_array_index(polls, sim_time_t, polls->len - 1) != t)
+            g_array_append_val(polls, t);
+    }
+    g_assert_cmpuint(polls->len, >, 30);
+    g_assert_cmpint(g_array_index(polls, sim_time_t, 0), ==, 11231);
+    g_assert_cmpint(g_array_index(polls, sim_time_t, 1), ==, 61231);
+    g_assert_cmpint(g_array_index(polls, sim_time_t, 2), ==, 113231);
+    g_assert_cmpint(g_array_index(polls, sim_time_t, 3), ==, 169231);
+    guint n = polls->len;
+    /* the last poll takes the stream's tail, whenever it came; the two gaps before it are 122 us */
+    for (guint i = n - 3; i < n - 1; i++)
+        g_assert_cmpint(g_array_index(polls, sim_time_t, i + 1) -
+                            g_array_index(polls, sim_time_t, i), ==, 122000);
+    g_assert_cmpuint(f.host[1].ctr.v[CTR_SksimNicIrqs], ==, n);
+    g_assert_cmpuint(netdev_stats(f.nic[1]).rx_ring_drops, ==, 0);
+    g_array_free(polls, TRUE);
+    fix_free(&f);
+}
+
 /* A NIC without a link: skbs are counted as link drops and completed. */
 static void test_no_link(void)
 {
@@ -416,6 +493,8 @@ int main(int argc, char **argv)
     g_test_add_func("/nic/rx-ring-exact", test_rx_ring_exact);
     g_test_add_func("/nic/acks-not-merged", test_acks_not_merged);
     g_test_add_func("/nic/no-link", test_no_link);
+    g_test_add_func("/nic/irq-mode/delay-vs-throttle", test_irq_mode_delay_vs_throttle);
+    g_test_add_func("/nic/irq-mode/ixgbe-stream", test_irq_mode_ixgbe_stream);
     g_test_add_func("/nic/cpu-charges", test_cpu_charges);
     g_test_add_func("/nic/tx-cleaned-before-rx", test_tx_cleaned_before_rx);
     g_test_add_data_func("/nic/full-poll-gro-flush/hz1000", GUINT_TO_POINTER(1000),
