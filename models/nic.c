@@ -329,8 +329,13 @@ static bool nic_napi_complete(NicQueue *q, Cpu *cpu)
 {
     gro_flush(&q->gro, cpu);
     q->napi_scheduled = false;
-    if (q->nic->conf->irq_mode == NIC_IRQ_IXGBE)
+    if (q->nic->conf->irq_mode == NIC_IRQ_IXGBE) {
+        sim_time_t was = nic_itr_interval(&q->itr);
         nic_itr_update(&q->itr);
+        if (nic_itr_interval(&q->itr) != was)
+            SIM_LOG(q->nic->dev.host, LOG_NIC, cpu, "itr", "dev=eth%u queue=%u interval_ns=%" PRId64,
+                    q->nic->dev.index, q->index, (int64_t)nic_itr_interval(&q->itr));
+    }
     if (q->index == 0 && !skb_queue_empty(&q->nic->tx_done)) {
         g_assert(!sim_event_pending(&q->irq_ev)); /* masked while NAPI was scheduled */
         sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, nic_irq_wait(q));

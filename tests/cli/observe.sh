@@ -2,7 +2,7 @@
 # --pcap, --trace and --log: the files they write and where, the event log's line format, the
 # trace as JSON (python3 when present), per-variant trace names, and bad values (exit 2,
 # nothing created). Without them a run writes none of these files. Also the diagnosis counters
-# (Sksim*Peer*) of a run whose reader holds its socket while it copies.
+# (Sksim*Peer*) of a run whose reader holds its socket while it copies, and the nic log's itr.
 source "$(dirname "$0")/common.bash"
 
 f=tests/data/observe_loss.yaml
@@ -55,6 +55,15 @@ expect_grep ' ca_state sk=1 from=Open to=(Disorder|Recovery|Loss) ' "$log"
 bad="$(grep -Ev '^[0-9]+\.[0-9]{9} [a-z]+:([0-9]+|-) \S+ (ca_state|undo|retransmit|DSACK|TLP|RTO|tcp_reo_timeout|write_timer_deferred|delack_timer|delack_timer_deferred)( [a-z_]+=\S+)+$' "$log" || true)"
 [ -z "$bad" ] || fail "log lines outside the format or the categories: $(echo "$bad" | head -3)"
 sort -s -n -k1,1 "$log" | cmp -s - "$log" || fail "log not in time order"
+
+# --log nic with ixgbe's dynamic ITR: each change of the throttle interval is a line; a bulk
+# stream's first moves it from 50 us to 52 us (itr 212 & 0xFF8 = 208 quarter us, nic_itr.c)
+expect_status 0 "$SKSIM_BIN" run tests/data/cli_tiny.yaml --out "$TMP/itr" --quiet --duration 60ms \
+  --variant before --set hosts.server.nic.irq_mode=ixgbe --log nic
+itrs="$(grep ' itr ' "$TMP/itr/before/events.log" || true)"
+[ -n "$itrs" ] || fail "no itr line with nic.irq_mode ixgbe"
+echo "$itrs" | head -1 | grep -Eq '^[0-9]+\.[0-9]{9} server:[0-9]+ softirq itr dev=eth0 queue=0 interval_ns=52000$' ||
+  fail "first itr line: $(echo "$itrs" | head -1)"
 
 # the trace is one JSON object with the events of a lossy run
 if command -v python3 >/dev/null; then
