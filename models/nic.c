@@ -235,7 +235,7 @@ void nic_tx_done(NetDev *dev, Skb *skb)
 {
     Nic *n = nic_of(dev);
     skb_queue_tail(&n->tx_done, skb);
-    nic_irq(&n->q[0]);
+    nic_irq(&n->q[0], true);
 }
 
 /* netdev_tx_completed_queue at the end of a poll's TX cleaning: report the batch's bytes to
@@ -290,14 +290,15 @@ static void nic_irq_event(Sim *sim, void *ctx)
 }
 
 /* How long an event that finds the interrupt enabled waits for it (hosts.H.nic.irq_mode): the
- * coalescing delay, or what is left of the throttle interval since the last interrupt. */
-static sim_time_t nic_irq_wait(const NicQueue *q)
+ * coalescing delay of its kind (a TX completion's is tx_coalesce when set), or what is left of
+ * the throttle interval since the last interrupt. */
+static sim_time_t nic_irq_wait(const NicQueue *q, bool tx)
 {
     const NicConf *c = q->nic->conf;
     sim_time_t interval = c->irq_coalesce_ns;
     switch (c->irq_mode) {
     case NIC_IRQ_DELAY:
-        return interval;
+        return tx && c->tx_coalesce_ns ? c->tx_coalesce_ns : interval;
     case NIC_IRQ_IXGBE:
         interval = nic_itr_interval(&q->itr);
         break;
@@ -310,13 +311,27 @@ static sim_time_t nic_irq_wait(const NicQueue *q)
     return due > now ? due - now : 0;
 }
 
-void nic_irq(NicQueue *q)
+bool nic_irq_rx_sooner(const NicQueue *q, sim_time_t at)
 {
-    if (q->napi_scheduled || sim_event_pending(&q->irq_ev))
+    return !sim_event_pending(&q->irq_ev) ||
+           sim_event_time(&q->irq_ev) > at + nic_irq_wait(q, false);
+}
+
+/* With separate RX and TX delays (bnx2x's status block: one timer per index) the interrupt
+ * fires when the first of them runs out, so a pending one can be brought forward. */
+void nic_irq(NicQueue *q, bool tx)
+{
+    if (q->napi_scheduled)
         return;
-    sim_time_t wait = nic_irq_wait(q);
+    Sim *sim = q->nic->dev.host->sim;
+    sim_time_t wait = nic_irq_wait(q, tx);
+    if (sim_event_pending(&q->irq_ev)) {
+        if (sim_event_time(&q->irq_ev) > sim_now(sim) + wait)
+            sim_schedule_in(sim, &q->irq_ev, wait);
+        return;
+    }
     if (wait > 0)
-        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, wait);
+        sim_schedule_in(sim, &q->irq_ev, wait);
     else
         nic_napi_schedule(q);
 }
@@ -338,10 +353,9 @@ static bool nic_napi_complete(NicQueue *q, Cpu *cpu)
     }
     if (q->index == 0 && !skb_queue_empty(&q->nic->tx_done)) {
         g_assert(!sim_event_pending(&q->irq_ev)); /* masked while NAPI was scheduled */
-        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, nic_irq_wait(q));
+        sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, nic_irq_wait(q, true));
     }
-    else
-        nic_rx_arm(q);
+    nic_rx_arm(q); /* a frame can still bring that interrupt forward (tx_coalesce) */
     return false;
 }
 

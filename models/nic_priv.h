@@ -69,16 +69,19 @@ static inline Nic *nic_of(NetDev *dev)
     return (Nic *)dev;
 }
 
-/* nic.c: a frame (or, on queue 0, a TX completion) came in while the queue's NAPI is idle:
- * interrupt, now or when its moderation (nic.irq_mode) lets it. */
-void nic_irq(NicQueue *q);
+/* nic.c: a frame (tx false) or, on queue 0, a TX completion (tx true) came in while the
+ * queue's NAPI is idle: interrupt, now or when its moderation (nic.irq_mode) lets it. */
+void nic_irq(NicQueue *q, bool tx);
+/* Whether a frame arriving at `at` would make the interrupt fire sooner than it is due (none
+ * is pending, or a TX completion's longer tx_coalesce set it). */
+bool nic_irq_rx_sooner(const NicQueue *q, sim_time_t at);
 
 /* nic_rx.c */
 void nic_rx_init(NicQueue *q);
 void nic_rx_destroy(NicQueue *q);
 /* Admit every frame of this queue that has arrived by now, then take the oldest of its ring. */
 Skb *nic_rx_take(NicQueue *q);
-/* NAPI idle: arm the event for the queue's next frame arrival (no-op while NAPI or the IRQ is
- * pending, or nothing is on its way). */
+/* NAPI idle: arm the event for the queue's next frame arrival (no-op while NAPI is scheduled,
+ * while the pending IRQ comes no later than that frame's would, or with nothing on its way). */
 void nic_rx_arm(NicQueue *q);
 #endif

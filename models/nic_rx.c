@@ -144,17 +144,25 @@ static void nic_rx_event(Sim *sim, void *ctx)
     NicQueue *q = ctx;
     advance(q, sim_now(sim));
     if (!skb_queue_empty(&q->rx_ring))
-        nic_irq(q);
+        nic_irq(q, false);
     else
         nic_rx_arm(q);
 }
 
 void nic_rx_arm(NicQueue *q)
 {
-    if (q->napi_scheduled || sim_event_pending(&q->irq_ev) || q->trains.len == 0)
+    if (q->napi_scheduled || q->trains.len == 0)
         return;
     RxTrain *t = trainq_head(&q->trains);
-    sim_schedule_at(q->nic->dev.host->sim, &q->rx_ev, train_arrival(t, t->next));
+    sim_time_t at = train_arrival(t, t->next);
+    if (at < sim_now(q->nic->dev.host->sim)) {
+        /* it came in while an interrupt was due that it could not bring forward (else this
+         * event would have been armed for it), and so could no later frame */
+        g_assert(sim_event_pending(&q->irq_ev));
+        return;
+    }
+    if (nic_irq_rx_sooner(q, at))
+        sim_schedule_at(q->nic->dev.host->sim, &q->rx_ev, at);
 }
 
 /* RSS: the burst joins the queue its 4-tuple hashes to (one hash per burst, not per frame). */

@@ -345,6 +345,12 @@ static const ConfKey table[] = {
          "bnx2x 24 us for RX, ixgbe its dynamic mode (nic.irq_mode: ixgbe), mlx5 an adaptive "
          "scheme (DIM) the model does not have. With 0 a 10 Gbit/s receiver's GRO merges "
          "~1.3 frames per skb and its NAPI CPU is ~96 % busy; with 20us, 15 frames and ~33 %."),
+    HOST("nic", "nic.tx_coalesce", CONF_T_DURATION, nic.tx_coalesce_ns, "0", "0", "1s",
+         "Coalescing delay of a TX completion's interrupt (ethtool -C tx-usecs) with irq_mode "
+         "delay; 0 = irq_coalesce's. The interrupt fires when the first pending delay runs out: "
+         "bnx2x times its RX and TX status-block indices apart (24 and 48 us by default). "
+         "Intel's throttle (irq_mode throttle, ixgbe) has one interval per vector and ignores "
+         "this."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "nic.irq_mode", nic.irq_mode, "delay", irq_mode_choices,
              "nic",
              "How irq_coalesce moderates each queue's interrupt. delay: the interrupt fires "

@@ -235,6 +235,7 @@ typedef struct NicConf {
     bool gso;                  /* hosts.H.nic.gso: software segmentation when tso is off */
     uint32_t irq_cpu;          /* hosts.H.nic.irq_cpu */
     sim_time_t irq_coalesce_ns; /* hosts.H.nic.irq_coalesce: 0 = interrupt per frame batch */
+    sim_time_t tx_coalesce_ns; /* hosts.H.nic.tx_coalesce: 0 = irq_coalesce (delay mode) */
     NicIrqMode irq_mode;       /* hosts.H.nic.irq_mode */
     uint32_t rx_queues;        /* hosts.H.nic.rx_queues: RSS queues, each its IRQ, NAPI, GRO */
     CpuList irq_cpus;          /* hosts.H.nic.irq_cpus: queue i's IRQ CPU; n == 0 = irq_cpu + i */

@@ -169,6 +169,35 @@ static void test_irq_mode_delay_vs_throttle(void)
     rx_three_frames(NIC_IRQ_THROTTLE, (const sim_time_t[3]){11231, 61231, 211231}, 3);
 }
 
+/* Separate RX and TX delays (nic.tx_coalesce, bnx2x's 24 and 48 us). Host a sends a frame at 0;
+ * its TX completion comes at 1231 and would interrupt at 1231 + 48000 = 49231. Host b sends an
+ * ACK at 2 us, once that interrupt is due: it arrives at 12072 (90 wire bytes, 72 ns, + 10 us)
+ * and its own 24 us run out first, at 36072, when the one interrupt takes both. With
+ * tx_coalesce 0 (irq_coalesce for both) the completion's interrupt is due at 25231, before the
+ * ACK's, and takes it. */
+static void tx_rx_coalesce(sim_time_t tx_coalesce, sim_time_t want)
+{
+    NetFix f;
+    fix_init(&f, 1);
+    f.conf[0].nic.irq_coalesce_ns = 24 * SIM_US;
+    f.conf[0].nic.tx_coalesce_ns = tx_coalesce;
+    fix_link(&f, RATE_10G, DELAY, 1000, 0.0);
+    ip_output(&f.host[0], fix_data(&f, 0, 1, 0, 1448, 1448, true), NULL);
+    sim_run_until(f.sim, 2 * SIM_US);
+    ip_output(&f.host[1], fix_ack(&f, 1, 0, 1000), NULL);
+    sim_run_until(f.sim, SIM_S);
+    g_assert_cmpuint(f.sock[0].rx->len, ==, 1);
+    g_assert_cmpint(fix_rx(&f, 0, 0)->t, ==, want);
+    g_assert_cmpuint(f.host[0].ctr.v[CTR_SksimNicIrqs], ==, 1);
+    fix_free(&f);
+}
+
+static void test_irq_tx_coalesce(void)
+{
+    tx_rx_coalesce(48 * SIM_US, 36072);
+    tx_rx_coalesce(0, 25231);
+}
+
 /* ixgbe's dynamic ITR under a line-rate stream (150 skbs of 45 frames, back to back, one frame
  * per 1231 ns from 11231 on). The first frame interrupts at once; the vector starts at 50 us,
  * and that first poll (one frame: 1514 bytes / 50 us = 30 per us) only moves RX from lowest to
@@ -495,6 +524,7 @@ int main(int argc, char **argv)
     g_test_add_func("/nic/no-link", test_no_link);
     g_test_add_func("/nic/irq-mode/delay-vs-throttle", test_irq_mode_delay_vs_throttle);
     g_test_add_func("/nic/irq-mode/ixgbe-stream", test_irq_mode_ixgbe_stream);
+    g_test_add_func("/nic/irq-mode/tx-coalesce", test_irq_tx_coalesce);
     g_test_add_func("/nic/cpu-charges", test_cpu_charges);
     g_test_add_func("/nic/tx-cleaned-before-rx", test_tx_cleaned_before_rx);
     g_test_add_data_func("/nic/full-poll-gro-flush/hz1000", GUINT_TO_POINTER(1000),

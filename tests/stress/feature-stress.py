@@ -100,6 +100,7 @@ def nic_lines(r, ncpus):
              f"      irq_cpu: {r.randrange(ncpus)}",
              f"      irq_coalesce: {r.choice(['0', '0', '10us', '100us', '1ms'])}",
              f"      irq_mode: {r.choice(['delay', 'delay', 'throttle', 'ixgbe'])}",
+             f"      tx_coalesce: {r.choice(['0', '0', '5us', '48us', '500us'])}",
              f"      rx_queues: {r.choice([1, 1, 2, 4, 8, 64])}"]
     if r.random() < 0.4:
         cpus = sorted(r.sample(range(ncpus), r.randint(1, ncpus)))
