@@ -355,7 +355,7 @@ static bool nic_napi_complete(NicQueue *q, Cpu *cpu)
         g_assert(!sim_event_pending(&q->irq_ev)); /* masked while NAPI was scheduled */
         sim_schedule_in(q->nic->dev.host->sim, &q->irq_ev, nic_irq_wait(q, true));
     }
-    nic_rx_arm(q); /* a frame can still bring that interrupt forward (tx_coalesce) */
+    nic_rx_arm(q); /* the next frame; with tx_coalesce it may bring a TX interrupt forward */
     return false;
 }
 

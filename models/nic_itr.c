@@ -21,7 +21,7 @@
  * The smoothing's integer division stops short of a larger target: from 50 us, bulk traffic
  * moves itr 200, 212, 224, ... and it settles at 490 after 47 steps (10 * 500 * 490 / 4990 =
  * 490.98), a 122 us interval (488 quarter microseconds): 8197 interrupts/s. A smaller target is
- * reached (499 to 40 in 22 steps).
+ * reached (490 to 40 in 22 steps).
  */
 #include "models/nic_itr.h"
 

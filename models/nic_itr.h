@@ -29,8 +29,8 @@ typedef struct NicItr {
 
 /* A vector with RX rings in dynamic mode: itr = IXGBE_20K_ITR (50 us), both rings lowest. */
 void nic_itr_init(NicItr *it);
-/* What a poll cleaned: RX frames and their bytes (skb->len after the Ethernet header is
- * pulled), TX skbs and their bytes on the wire (every segment's headers). */
+/* What a poll cleaned: RX frames and their bytes (skb->len before eth_type_trans: the frame
+ * without its FCS), TX skbs and their bytes on the wire (every segment's headers). */
 void nic_itr_rx(NicItr *it, uint64_t bytes);
 void nic_itr_tx(NicItr *it, uint64_t bytes);
 /* ixgbe_set_itr, after a poll completes: update both rings' classes and move itr. */
