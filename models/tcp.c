@@ -135,11 +135,20 @@ static uint8_t tcp_wscale_for(uint64_t space)
     return ws;
 }
 
-/* tcp_select_initial_window's segment cap on the first window (hosts.H.tcp.init_rcv_wnd), which
- * applies whenever the MSS exceeds one window-scale unit (1 << rcv_wscale), as it does here. */
-static uint32_t tcp_init_rcv_wnd(const TcpSock *tp, uint32_t space)
+/* tcp_select_initial_window: the first window offered from `space`, the full space. It is
+ * quantized to whole segments of the MSS the handshake passes ("if (space > mss) space =
+ * rounddown(space, mss)", every era), then capped at 65535 for the SYN's unscaled field: that
+ * is why a Linux SYN offers 64240 (44 x 1460) and its SYN-ACK 65160 (45 x 1448) with a
+ * 131072-byte buffer, but 65535 with a larger one. Then the segment cap
+ * (hosts.H.tcp.init_rcv_wnd), which applies whenever the MSS exceeds one window-scale unit
+ * (1 << rcv_wscale), as it does here. */
+static uint32_t tcp_init_rcv_wnd(const TcpSock *tp, uint32_t space, uint32_t mss)
 {
-    uint32_t mss = tp->advmss, segs;
+    uint32_t segs;
+    if (space > mss)
+        space -= space % mss;
+    if (space > 65535u)
+        space = 65535u;
     switch (tcp_conf(tp)->init_rcv_wnd) {
     case TCP_INIT_RCV_WND_10MSS: /* TCP_DEFAULT_INIT_RCVWND */
         segs = mss > 1460u ? (1460u * 10u) / mss : 10u;
@@ -157,7 +166,7 @@ static uint32_t tcp_init_rcv_wnd(const TcpSock *tp, uint32_t space)
 }
 
 /* One side's state right after the handshake (tcp_init_transfer / tcp_init_buffer_space). */
-static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
+static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, bool active, uint64_t isn)
 {
     const TcpConf *c = tcp_conf(tp);
     /* IPv4 + TCP headers; ipv4_default_advmss caps it at IPV4_MAX_PMTU (65535) - 40, as the
@@ -189,7 +198,11 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, uint64_t isn)
     tp->rcv_wscale = tcp_wscale_for(c->rcvbuf_max > c->rcvbuf ? c->rcvbuf_max : c->rcvbuf);
     tp->scaling_ratio = TCP_DEFAULT_SCALING_RATIO;           /* tcp_scaling_ratio_init */
     tp->window_clamp = tcp_win_from_space(tp, tp->sk.rcvbuf);
-    tp->rcv_wnd = tcp_init_rcv_wnd(tp, tp->window_clamp < 65535u ? tp->window_clamp : 65535u);
+    /* The MSS tcp_select_initial_window is given: the active side's tcp_connect_init passes
+     * advmss before any timestamp was seen (ts_recent_stamp 0), the passive side's
+     * tcp_openreq_init_rwin the MSS less the option when the SYN negotiated timestamps. */
+    uint32_t wnd_mss = active ? mss : tp->advmss;
+    tp->rcv_wnd = tcp_init_rcv_wnd(tp, tp->window_clamp, wnd_mss);
     tp->rcv_ssthresh = tp->rcv_wnd;
     tp->pred_ok = true;
     tcp_init_congestion_control(tp);
@@ -232,8 +245,8 @@ void tcp_connect_pair(TcpSock *a, TcpSock *b, uint32_t mtu)
     b->peer_port = a->sk.port;
     /* ISNs 0: data starts at 1, like tcpdump's relative numbers */
     /* sk_can_gso: lo has GSO; a NIC has TSO, or software GSO does the cutting */
-    tcp_init_endpoint(a, mtu, loopback || ha->conf->nic.tso || ha->conf->nic.gso, 0);
-    tcp_init_endpoint(b, mtu, loopback || hb->conf->nic.tso || hb->conf->nic.gso, 0);
+    tcp_init_endpoint(a, mtu, loopback || ha->conf->nic.tso || ha->conf->nic.gso, true, 0);
+    tcp_init_endpoint(b, mtu, loopback || hb->conf->nic.tso || hb->conf->nic.gso, false, 0);
     a->snd_wscale = b->rcv_wscale;
     b->snd_wscale = a->rcv_wscale;
     tcp_init_receiver(a, b);

@@ -705,10 +705,13 @@ static const ConfKey table[] = {
              init_rcv_wnd_choices, "tcp",
              "The window a connection starts with, which its rcv_ssthresh (and, with "
              "rcvq_space_init rcv_wnd, autotuning's first threshold) starts from "
-             "(tcp_select_initial_window): 64k = 4.20+ (a337531b942b), what the receive buffer "
-             "allows, at most 65535 unscaled; 10mss = 3.0-4.19, at most 10 segments "
-             "(TCP_DEFAULT_INIT_RCVWND; max(14600 / MSS, 2) segments above MSS 1460): 14480 B at "
-             "MSS 1448; rfc2414 = 2.6, at most 4 segments (3 above MSS 1460, 2 above 4380)."),
+             "(tcp_select_initial_window). In every era the buffer's space is first rounded down to "
+             "whole segments of the handshake's MSS (the listener's less the timestamp option, "
+             "the connecting side's whole: 65160 and 64240 over MTU 1500). 64k = 4.20+ "
+             "(a337531b942b), what the receive buffer allows, at most 65535 unscaled; 10mss = "
+             "3.0-4.19, at most 10 segments (TCP_DEFAULT_INIT_RCVWND; max(14600 / MSS, 2) "
+             "segments above MSS 1460): 14480 B at MSS 1448; rfc2414 = 2.6, at most 4 segments "
+             "(3 above MSS 1460, 2 above 4380)."),
     HOST("tcp", "tcp.window_counts_backlog", CONF_T_BOOL, tcp.window_counts_backlog, "true", NULL,
          NULL,
          "tcp_space() takes the socket backlog off the receive buffer (sk_rcvbuf - sk_backlog.len "

@@ -10,7 +10,8 @@
  * window-based measure started with at 5 ms, so that measure does not end (a burst passing it
  * within one instant would give a 1 us sample). At 11 ms (>= 4.5 ms after the last measurement
  * at 0) tcp_rcv_space_adjust compares copied 57920 with space. Until 4.19 space starts at the
- * first window, 65535: nothing grows. From 4.20 (tcp_init_buffer_space: min3(rcv_ssthresh,
+ * first window, 65160 (b is the passive side: 65536 of space rounded down to 45 x 1448, the MSS
+ * less the timestamp option, by tcp_select_initial_window): nothing grows. From 4.20 (tcp_init_buffer_space: min3(rcv_ssthresh,
  * rcv_wnd, 10 x advmss)) it starts at 10 x 1448 = 14480 (advmss is 1500 - 40 less the 12-byte
  * timestamp option, taken off when timestamps are negotiated: tcp_rcv_synsent_state_process /
  * tcp_rcv_state_process):
@@ -56,49 +57,71 @@ static void rcvbuf_autotune(TcpRcvqSpaceInit init, TcpRcvAutotune mode, uint32_t
 
 static void test_rcvbuf_autotune(void)
 {
-    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_LEGACY, 65535, 131072, 65536, 65535);
+    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_LEGACY, 65160, 131072, 65536, 65160);
     rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, TCP_RCV_AUTOTUNE_LEGACY, 14480, 1946112, 973056,
                     57920);
 }
 
 /* 2.6.x-3.12 (hosts.H.tcp.rcv_autotune 3.x; 3.4 tcp_rcv_space_adjust): the reader's 57920
- * bytes in an RTT are doubled and compared with space (the first window, 65535):
- *   space = max(65535, 2 x 57920) = 115840 -> it grew: window_clamp = 115840 and
+ * bytes in an RTT are doubled and compared with space (the first window, 65160):
+ *   space = max(65160, 2 x 57920) = 115840 -> it grew: window_clamp = 115840 and
  *   rcvbuf = 115840 / advmss 1448 (timestamps on) = 80 segments x rcvmem, where rcvmem =
  *   SKB_TRUESIZE(1448 + MAX_TCP_HEADER 320) = 1768 + 576 = 2344 is raised by 128 until its
  *   advertised share covers an MSS (adv_win_scale 1: 1172, 1236, 1300, 1364, 1428, then 1492
  *   at 2984): 80 x 2984 = 238720.
- * 3.13+ compares the 57920 bytes themselves with 65535 and grows nothing (the legacy row above),
+ * 3.13+ compares the 57920 bytes themselves with 65160 and grows nothing (the legacy row above),
  * so a flow that a 64 KB window holds back never opens it. */
 static void test_rcvbuf_autotune_3x(void)
 {
-    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_3X, 65535, 238720, 115840, 115840);
+    rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_3X, 65160, 238720, 115840, 115840);
 }
 
 /* The first window (tcp_select_initial_window) and what starts from it, over a 1500-byte MTU
  * with timestamps (advmss 1448) and the default 131072-byte buffer, adv_win_scale 1
- * (window_clamp 65536): 4.20+ takes what the buffer allows, capped at 65535 unscaled; 3.0-4.19
- * 10 segments, 14480; 2.6 (RFC 2414) 4 segments, 5792. rcv_ssthresh starts there, and so does
- * autotuning's first threshold where rcvq_space_init is rcv_wnd (<= 4.19). */
-static void expect_first_window(TcpInitRcvWnd era, uint32_t wnd)
+ * (window_clamp 65536). The space is first rounded down to whole segments of the MSS each side
+ * passes: the passive side (b, tcp_openreq_init_rwin) 1448, the MSS less the timestamp option;
+ * the active side (a, tcp_connect_init, no timestamp seen yet) 1460. 4.20+ then takes it whole,
+ * capped at 65535 unscaled: 45 x 1448 = 65160 and 44 x 1460 = 64240, the windows of a Linux
+ * SYN-ACK and SYN; 3.0-4.19 10 segments, 14480 and 14600; 2.6 (RFC 2414) 4 segments, 5792 and
+ * 5840. rcv_ssthresh starts there, and so does autotuning's first threshold where
+ * rcvq_space_init is rcv_wnd (<= 4.19). */
+static void expect_first_window(TcpInitRcvWnd era, uint32_t wnd_b, uint32_t wnd_a)
 {
     TcpBench *tb = th_new();
+    tb->conf[0].tcp.init_rcv_wnd = era;
     tb->conf[1].tcp.init_rcv_wnd = era;
     tb->conf[1].tcp.rcvq_space_init = TCP_RCVQ_SPACE_RCV_WND;
     th_connect(tb, 1500);
     g_assert_cmpuint(tb->b->advmss, ==, 1448);
-    g_assert_cmpuint(tb->b->rcv_wnd, ==, wnd);
-    g_assert_cmpuint(tb->b->rcv_ssthresh, ==, wnd);
-    g_assert_cmpuint(tb->b->rcvq_space.space, ==, wnd);
+    g_assert_cmpuint(tb->b->rcv_wnd, ==, wnd_b);
+    g_assert_cmpuint(tb->b->rcv_ssthresh, ==, wnd_b);
+    g_assert_cmpuint(tb->b->rcvq_space.space, ==, wnd_b);
     g_assert_cmpuint(tb->b->window_clamp, ==, 65536);
+    g_assert_cmpuint(tb->a->rcv_wnd, ==, wnd_a);
+    g_assert_cmpuint(tb->a->snd_wnd, ==, wnd_b);
     th_free(tb);
 }
 
 static void test_first_window_era(void)
 {
-    expect_first_window(TCP_INIT_RCV_WND_64K, 65535);
-    expect_first_window(TCP_INIT_RCV_WND_10MSS, 14480);
-    expect_first_window(TCP_INIT_RCV_WND_RFC2414, 5792);
+    expect_first_window(TCP_INIT_RCV_WND_64K, 65160, 64240);
+    expect_first_window(TCP_INIT_RCV_WND_10MSS, 14480, 14600);
+    expect_first_window(TCP_INIT_RCV_WND_RFC2414, 5792, 5840);
+}
+
+/* A buffer larger than 65535 x 2: the space, rounded down to 1448 (b) and 1460 (a), still
+ * passes 65535 and the SYN-ACK and SYN offer the unscaled maximum, not a multiple of the MSS
+ * (262144 bytes, adv_win_scale 1: 131072 of space, 131032 = 90 x 1448 and 130940 = 89 x 1460). */
+static void test_first_window_large_buffer(void)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.rcvbuf = 262144;
+    tb->conf[1].tcp.rcvbuf = 262144;
+    th_connect(tb, 1500);
+    g_assert_cmpuint(tb->b->window_clamp, ==, 131072);
+    g_assert_cmpuint(tb->b->rcv_wnd, ==, 65535);
+    g_assert_cmpuint(tb->a->rcv_wnd, ==, 65535);
+    th_free(tb);
 }
 
 /* Autotuning off (hosts.H.tcp.rcvbuf_autotune: false, a locked SO_RCVBUF): nothing grows. */
@@ -445,6 +468,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/rcvbuf/autotune-3.x", test_rcvbuf_autotune_3x);
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
     g_test_add_func("/tcp/rcvbuf/first-window-era", test_first_window_era);
+    g_test_add_func("/tcp/rcvbuf/first-window-large-buffer", test_first_window_large_buffer);
     g_test_add_func("/tcp/rcvbuf/sndbuf-lock", test_sndbuf_lock);
     g_test_add_func("/tcp/rcvbuf/grow-window-slow-path", test_grow_window_slow_path);
     g_test_add_func("/tcp/rcvbuf/grow-window-bound", test_grow_window_bound);
