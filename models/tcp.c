@@ -196,7 +196,9 @@ static void tcp_init_endpoint(TcpSock *tp, uint32_t mtu, bool gso, bool active, 
     tp->sk.rcvbuf = c->rcvbuf;
     tp->sk.sndbuf = c->sndbuf;
     tp->rcv_wscale = tcp_wscale_for(c->rcvbuf_max > c->rcvbuf ? c->rcvbuf_max : c->rcvbuf);
-    tp->scaling_ratio = TCP_DEFAULT_SCALING_RATIO;           /* tcp_scaling_ratio_init */
+    tp->scaling_ratio = c->win_scaling == TCP_WIN_SCALING_RATIO_6_5 /* tcp_scaling_ratio_init */
+                            ? TCP_SCALING_RATIO_6_5
+                            : TCP_DEFAULT_SCALING_RATIO;
     tp->window_clamp = tcp_win_from_space(tp, tp->sk.rcvbuf);
     /* The MSS tcp_select_initial_window is given: the active side's tcp_connect_init passes
      * advmss before any timestamp was seen (ts_recent_stamp 0), the passive side's

@@ -17,7 +17,8 @@
 
 /* tcp_win_from_space: the part of `space` bytes of buffer advertised as window, the rest being
  * left for skb overhead - 3/4 until 3.4 (tcp_adv_win_scale 2), 1/2 in 3.5-6.4 (b49960a05e32,
- * tcp_adv_win_scale 1), space * scaling_ratio / 256 from 6.5 (dfa2f0483360). */
+ * tcp_adv_win_scale 1), space * scaling_ratio / 256 from 6.5 (dfa2f0483360; the three
+ * scaling_ratio eras differ only in the first ratio and in what a new one moves). */
 uint32_t tcp_win_from_space(const TcpSock *tp, uint64_t space)
 {
     uint64_t w;
@@ -153,16 +154,21 @@ static void tcp_set_window_clamp(TcpSock *tp, uint32_t val)
 }
 
 /* tcp_measure_rcv_mss's 6.5+ part: when the MSS estimate changes, scaling_ratio becomes
- * (skb->len << 8) / skb->truesize (at least 1) and window_clamp follows (a2cbb1603943, 2024;
- * through tcp_set_window_clamp since 2025), capping rcvq_space.space. */
+ * (skb->len << 8) / skb->truesize (at least 1); from 6.11 window_clamp follows (a2cbb1603943,
+ * 2024; through tcp_set_window_clamp since 2025), capping rcvq_space.space. Before 6.11 the
+ * clamp kept its value until autotuning next grew the buffer, so a socket whose buffer does not
+ * grow (SO_RCVBUF) never advertised more than its first ratio allowed. */
 static void tcp_update_scaling_ratio(TcpSock *tp, const Skb *skb)
 {
-    if (tcp_conf(tp)->win_scaling != TCP_WIN_SCALING_RATIO || !skb->truesize)
+    TcpWinScaling era = tcp_conf(tp)->win_scaling;
+    bool measured = era == TCP_WIN_SCALING_RATIO || era == TCP_WIN_SCALING_RATIO_6_5 ||
+                    era == TCP_WIN_SCALING_RATIO_6_10;
+    if (!measured || !skb->truesize)
         return;
     uint64_t val = ((uint64_t)skb->len << TCP_RMEM_TO_WIN_SCALE) / skb->truesize;
     uint8_t old_ratio = tp->scaling_ratio;
     tp->scaling_ratio = (uint8_t)(val == 0 ? 1 : val > UINT8_MAX ? UINT8_MAX : val);
-    if (old_ratio == tp->scaling_ratio)
+    if (old_ratio == tp->scaling_ratio || era != TCP_WIN_SCALING_RATIO)
         return;
     tcp_set_window_clamp(tp, tcp_win_from_space(tp, tp->sk.rcvbuf));
     if (tp->window_clamp < tp->rcvq_space.space)

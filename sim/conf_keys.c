@@ -55,7 +55,8 @@ static const char *const tso_defer_choices[] = {"off", "3.x", "4.x", NULL};
 static const char *const hystart_choices[] = {"on", "3.x", "off", NULL};
 static const char *const loss_detection_choices[] = {"rack", "fack", NULL};
 static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
-                                                  "scaling_ratio", NULL};
+                                                  "scaling_ratio", "scaling_ratio_6.5",
+                                                  "scaling_ratio_6.10", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
 static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL};
 static const char *const check_space_choices[] = {"5.18", "5.10", "queue_shrunk", NULL};
@@ -73,7 +74,7 @@ static const char *const rcv_autotune_choices[] = {"legacy", "6.16", "6.18", "3.
 static const char *const rcvq_space_init_choices[] = {"init_cwnd", "rcv_wnd", NULL};
 static const char *const workload_choices[] = {"stream", "rr", NULL};
 
-G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2);
+G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2 && TCP_WIN_SCALING_RATIO_6_10 == 4);
 G_STATIC_ASSERT(TCP_LOSS_RACK == 0 && TCP_LOSS_FACK == 1);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
 G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1);
@@ -566,9 +567,14 @@ static const ConfKey table[] = {
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.win_scaling", tcp.win_scaling, "scaling_ratio",
              win_scaling_choices, "tcp",
              "Share of sk_rcvbuf advertised as window (tcp_win_from_space): adv_win_scale_2 = 3/4 "
-             "(until 3.4), adv_win_scale_1 = 1/2 (3.5-6.4, b49960a05e32), scaling_ratio = "
-             "`space * len/truesize` measured per socket from received skbs, starting at 1/2 "
-             "(6.5+, dfa2f0483360)."),
+             "(until 3.4), adv_win_scale_1 = 1/2 (3.5-6.4, b49960a05e32); from 6.5 "
+             "(dfa2f0483360) `space * len/truesize`, measured per socket from received skbs "
+             "whenever the MSS estimate changes: scaling_ratio = 6.11+, starting at 1/2, each "
+             "new ratio also moving window_clamp (a2cbb1603943); scaling_ratio_6.10 = 6.10, "
+             "starting at 1/2 (697a6c8cec03) with window_clamp left where autotuning or the "
+             "handshake put it; scaling_ratio_6.5 = 6.5-6.9, the same but starting at 1200 "
+             "bytes per 4 KiB page (65/256, about 1/4: a listener's 131072-byte buffer first "
+             "offers 31856, 22 x 1448)."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.cwnd_count", tcp.cwnd_count, "segments",
              cwnd_count_choices, "tcp",
              "What makes cwnd grow: segments = each segment an ACK covers (stretch ACKs count in "

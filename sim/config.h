@@ -95,7 +95,11 @@ typedef enum {
 typedef enum {
     TCP_WIN_ADV_WIN_SCALE_2, /* until 3.4: tcp_adv_win_scale = 2, window = 3/4 of the space */
     TCP_WIN_ADV_WIN_SCALE_1, /* 3.5-6.4 (b49960a05e32): tcp_adv_win_scale = 1, half */
-    TCP_WIN_SCALING_RATIO,   /* 6.5+ (dfa2f0483360): space * scaling_ratio / 256, measured */
+    TCP_WIN_SCALING_RATIO,   /* 6.11+: space * scaling_ratio / 256, measured from 1/2, and a
+                              * new ratio moves window_clamp (a2cbb1603943) */
+    TCP_WIN_SCALING_RATIO_6_5,  /* 6.5-6.9 (dfa2f0483360): measured from 1200 B per 4 KiB page
+                                 * (65/256), window_clamp left alone */
+    TCP_WIN_SCALING_RATIO_6_10, /* 6.10 (697a6c8cec03): from 1/2, window_clamp left alone */
 } TcpWinScaling;
 typedef enum {
     TCP_CWND_COUNT_SEGMENTS, /* 3.14+/4.0+: cwnd grows per segment an ACK covers (stretch ACKs) */

@@ -173,29 +173,70 @@ static void deliver_as_gro(TcpBench *tb, uint32_t frames, uint32_t truesize)
 
 /* 6.5+: the first GRO skb (5 frames: truesize_gro_skb(1500, 5) = 2624 + 4 x 2048 = 10816)
  * changes rcv_mss (536 -> 1448), so scaling_ratio = 7240 x 256 / 10816 = 1853440 / 10816 = 171
- * (171.36), and window_clamp follows: tcp_set_window_clamp(131072 x 171 / 256 = 87552) > 65536
- * (rcvq_space.space, 10 x advmss = 10 x (1460 - 12: the timestamp option comes off advmss when
- * negotiated) = 14480 since 4.20, stays). The second skb has the same gso_size (len == rcv_mss), so its
- * truesize of 40000 (ratio 46) is not sampled: the kernel only divides when the MSS estimate
- * changes. Under adv_win_scale 1 the ratio is never measured and the clamp stays at half. */
+ * (171.36). From 6.11 window_clamp follows: tcp_set_window_clamp(131072 x 171 / 256 = 87552) >
+ * 65536 (rcvq_space.space, 10 x advmss = 10 x (1460 - 12: the timestamp option comes off
+ * advmss when negotiated) = 14480 since 4.20, stays). 6.10 measures the same ratio but leaves
+ * the clamp at the handshake's 65536; 6.5-6.9 too, from its first ratio of 65 (1200 B per 4 KiB
+ * page: 307200 / 4672), a clamp of 131072 x 65 / 256 = 33280 that stays. The second skb has the
+ * same gso_size (len == rcv_mss), so its truesize of 40000 (ratio 46) is not sampled: the
+ * kernel only divides when the MSS estimate changes. Under adv_win_scale 1 the ratio is never
+ * measured and the clamp stays at half. */
 static void test_scaling_ratio_converges(void)
 {
-    for (int era = 0; era < 2; era++) {
-        TcpBench *tb = bench(era ? TCP_WIN_SCALING_RATIO : TCP_WIN_ADV_WIN_SCALE_1);
+    static const struct {
+        TcpWinScaling w;
+        uint8_t ratio0, ratio1;
+        uint32_t clamp0, clamp1;
+    } cases[] = {
+        {TCP_WIN_ADV_WIN_SCALE_1, 128, 128, 65536, 65536},
+        {TCP_WIN_SCALING_RATIO, 128, 171, 65536, 87552},
+        {TCP_WIN_SCALING_RATIO_6_10, 128, 171, 65536, 65536},
+        {TCP_WIN_SCALING_RATIO_6_5, 65, 171, 33280, 33280},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = bench(cases[i].w);
         TcpSock *b = tb->b;
         g_assert_cmpuint(truesize_gro_skb(1500, 5), ==, 10816);
+        g_assert_cmpuint(b->scaling_ratio, ==, cases[i].ratio0);
+        g_assert_cmpuint(b->window_clamp, ==, cases[i].clamp0);
         th_write(tb->a, 14480);
         g_assert_cmpuint(th_pending(tb, 0), ==, 2);
         deliver_as_gro(tb, 5, truesize_gro_skb(1500, 5));
         g_assert_cmpuint(b->ack.rcv_mss, ==, 1448);
-        g_assert_cmpuint(b->scaling_ratio, ==, era ? 171 : 128);
-        g_assert_cmpuint(b->window_clamp, ==, era ? 87552 : 65536);
+        g_assert_cmpuint(b->scaling_ratio, ==, cases[i].ratio1);
+        g_assert_cmpuint(b->window_clamp, ==, cases[i].clamp1);
         g_assert_cmpuint(b->rcvq_space.space, ==, 14480);
         deliver_as_gro(tb, 5, 40000);
-        g_assert_cmpuint(b->scaling_ratio, ==, era ? 171 : 128);
-        g_assert_cmpuint(b->window_clamp, ==, era ? 87552 : 65536);
+        g_assert_cmpuint(b->scaling_ratio, ==, cases[i].ratio1);
+        g_assert_cmpuint(b->window_clamp, ==, cases[i].clamp1);
         th_pump(tb);
         th_read(b);
+        th_free(tb);
+    }
+}
+
+/* The first window of each scaling-ratio era with the default 131072-byte buffer: 6.5-6.9's
+ * first ratio of 65 gives a full space of 33280, which the listener (b) rounds down to its MSS
+ * less the timestamp option, 22 x 1448 = 31856, and the connecting side (a) to its whole MSS,
+ * 22 x 1460 = 32120: half the 65160 and 64240 of 6.10+, whose ratio 128 gives 65536. */
+static void test_scaling_ratio_first_window(void)
+{
+    static const struct {
+        TcpWinScaling w;
+        uint32_t wnd_b, wnd_a;
+    } cases[] = {
+        {TCP_WIN_SCALING_RATIO_6_5, 31856, 32120},
+        {TCP_WIN_SCALING_RATIO_6_10, 65160, 64240},
+        {TCP_WIN_SCALING_RATIO, 65160, 64240},
+    };
+    for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+        TcpBench *tb = th_new();
+        tb->conf[0].tcp.win_scaling = cases[i].w;
+        tb->conf[1].tcp.win_scaling = cases[i].w;
+        th_connect(tb, 1500);
+        g_assert_cmpuint(tb->b->rcv_wnd, ==, cases[i].wnd_b);
+        g_assert_cmpuint(tb->a->rcv_wnd, ==, cases[i].wnd_a);
+        g_assert_cmpuint(tb->a->snd_wnd, ==, cases[i].wnd_b);
         th_free(tb);
     }
 }
@@ -362,6 +403,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp_window/select_window_era", test_select_window_era);
     g_test_add_func("/tcp_window/select_window_unscaled", test_select_window_unscaled);
     g_test_add_func("/tcp_window/scaling_ratio_converges", test_scaling_ratio_converges);
+    g_test_add_func("/tcp_window/scaling_ratio_first_window", test_scaling_ratio_first_window);
     g_test_add_func("/tcp_window/scaling_ratio_shrinks", test_scaling_ratio_shrinks);
     g_test_add_func("/tcp_window/ack_rule_follows_window", test_ack_rule_follows_window);
     g_test_add_func("/tcp_window/zero_window_drops", test_zero_window_drops);

@@ -116,7 +116,8 @@ def tcp_lines(r):
     lines = ["    tcp:", f"      tso_defer: {r.choice(['off', '3.x', '4.x'])}",
              f"      rcv_autotune: {r.choice(['legacy', '6.16', '6.18', '3.x'])}",
              "      win_scaling: "
-             + r.choice(['adv_win_scale_2', 'adv_win_scale_1', 'scaling_ratio']),
+             + r.choice(['adv_win_scale_2', 'adv_win_scale_1', 'scaling_ratio',
+                         'scaling_ratio_6.5', 'scaling_ratio_6.10']),
              f"      usec_ts: {flag(r, .4)}",
              f"      rto_min: {r.choice(['1ms', '5ms', '200ms', '200ms'])}",
              f"      cwnd_count: {r.choice(['segments', 'acks'])}",
