@@ -363,16 +363,21 @@ void tcp_rcv_rtt_measure_ts(TcpSock *tp, const Skb *skb)
     }
 }
 
-/* Size rcvbuf for rcvwin bytes of window, within tcp_rmem[2]; window_clamp follows. */
-static void tcp_rcvbuf_set(TcpSock *tp, uint64_t rcvwin)
+/* Grow rcvbuf to `rcvbuf` bytes, within tcp_rmem[2]; window_clamp follows. */
+static void tcp_rcvbuf_set_space(TcpSock *tp, uint64_t rcvbuf)
 {
-    uint64_t rcvbuf = tcp_space_from_win(tp, rcvwin);
     if (rcvbuf > tcp_conf(tp)->rcvbuf_max)
         rcvbuf = tcp_conf(tp)->rcvbuf_max;
     if (rcvbuf > tp->sk.rcvbuf) {
         tp->sk.rcvbuf = (uint32_t)rcvbuf;
         tp->window_clamp = tcp_win_from_space(tp, rcvbuf);
     }
+}
+
+/* Size rcvbuf for rcvwin bytes of window (tcp_space_from_win). */
+static void tcp_rcvbuf_set(TcpSock *tp, uint64_t rcvwin)
+{
+    tcp_rcvbuf_set_space(tp, tcp_space_from_win(tp, rcvwin));
 }
 
 /* tcp_rcvbuf_grow (6.16+, 65c5287892e9 "fix sk_rcvbuf overshoot"; newval since b1e014a1f327):
@@ -393,8 +398,21 @@ static void tcp_rcvbuf_grow(TcpSock *tp, uint32_t newval)
     tcp_rcvbuf_set(tp, rcvwin);
 }
 
+/* The buffer autotuning gives one MSS of window before 6.5: SKB_TRUESIZE(advmss +
+ * MAX_TCP_HEADER), raised by 128 until its advertised share holds an MSS (2.6-6.4
+ * tcp_rcv_space_adjust): 2984 B at MSS 1448 under adv_win_scale 1, 131019 B over lo. */
+static uint64_t tcp_rcvmem(const TcpSock *tp)
+{
+    uint64_t rcvmem = skb_truesize(tp->advmss + MAX_TCP_HEADER);
+    while (tcp_win_from_space(tp, rcvmem) < tp->advmss)
+        rcvmem += 128u;
+    return rcvmem;
+}
+
 /* Legacy DRS (<= 6.15): twice what the reader took plus 16 MSS of slack, grown by twice the
- * relative increase (slow start). */
+ * relative increase (slow start). Until 6.4 the buffer for that window is counted in whole
+ * segments, rcvwin / advmss x rcvmem (a little over 2 x rcvwin at MSS 1448, and 128 KiB steps
+ * over lo); 6.5 (dfa2f0483360) sizes it with tcp_space_from_win. */
 static void tcp_rcv_space_adjust_legacy(TcpSock *tp)
 {
     uint64_t copied = tp->copied_seq - tp->rcvq_space.seq;
@@ -403,7 +421,12 @@ static void tcp_rcv_space_adjust_legacy(TcpSock *tp)
     if (tcp_conf(tp)->rcvbuf_autotune) {
         uint64_t rcvwin = (copied << 1) + 16u * tp->advmss; /* 2 x copied + 16 MSS of slack */
         uint64_t grow = rcvwin * (copied - tp->rcvq_space.space) / tp->rcvq_space.space;
-        tcp_rcvbuf_set(tp, rcvwin + (grow << 1));
+        rcvwin += grow << 1;
+        TcpWinScaling era = tcp_conf(tp)->win_scaling;
+        if (era == TCP_WIN_ADV_WIN_SCALE_1 || era == TCP_WIN_ADV_WIN_SCALE_2)
+            tcp_rcvbuf_set_space(tp, rcvwin / tp->advmss * tcp_rcvmem(tp));
+        else
+            tcp_rcvbuf_set(tp, rcvwin);
     }
     tp->rcvq_space.space = (uint32_t)copied;
 }
@@ -423,10 +446,7 @@ static void tcp_rcv_space_adjust_3x(TcpSock *tp)
     if (!tcp_conf(tp)->rcvbuf_autotune)
         return;
     uint64_t segs = space / tp->advmss ? space / tp->advmss : 1u;
-    uint64_t rcvmem = skb_truesize(tp->advmss + MAX_TCP_HEADER);
-    while (tcp_win_from_space(tp, rcvmem) < tp->advmss)
-        rcvmem += 128u;
-    uint64_t rcvbuf = segs * rcvmem;
+    uint64_t rcvbuf = segs * tcp_rcvmem(tp);
     if (rcvbuf > tcp_conf(tp)->rcvbuf_max)
         rcvbuf = tcp_conf(tp)->rcvbuf_max;
     if (rcvbuf > tp->sk.rcvbuf) {

@@ -18,12 +18,16 @@
  *   rcvwin = 2 x 57920 + 16 x advmss 1448 = 139008
  *   grow   = 139008 x (57920 - 14480) / 14480 = 417024 (exact: the reader took 4 x space,
  *            the 40 MSS being 4 x the 10 MSS of space)
- *   rcvwin += 2 x grow -> 973056; rcvbuf = 2 x rcvwin (adv_win_scale 1) = 1946112 < 6 MiB
- *   window_clamp = win_from_space(1946112) = 973056; space = 57920. */
-static void rcvbuf_autotune(TcpRcvqSpaceInit init, TcpRcvAutotune mode, uint32_t space0,
-                            uint32_t rcvbuf, uint32_t clamp, uint32_t space1)
+ *   rcvwin += 2 x grow -> 973056 = 672 segments of 1448, each given rcvmem 2984 bytes of buffer
+ *            (SKB_TRUESIZE(1448 + MAX_TCP_HEADER 320) = 2344, raised by 128 until half of it
+ *            holds an MSS; 3.13-6.4 count the buffer in whole segments):
+ *   rcvbuf = 672 x 2984 = 2005248 < 6 MiB, window_clamp = win_from_space(2005248) = 1002624;
+ *   space = 57920. */
+static void rcvbuf_autotune_in(TcpWinScaling w, TcpRcvqSpaceInit init, TcpRcvAutotune mode,
+                               uint32_t space0, uint32_t rcvbuf, uint32_t clamp, uint32_t space1)
 {
     TcpBench *tb = th_new();
+    tb->conf[1].tcp.win_scaling = w;
     tb->conf[1].tcp.rcvq_space_init = init;
     tb->conf[1].tcp.rcv_autotune = mode;
     th_connect(tb, 1500);
@@ -55,10 +59,27 @@ static void rcvbuf_autotune(TcpRcvqSpaceInit init, TcpRcvAutotune mode, uint32_t
     th_free(tb);
 }
 
+static void rcvbuf_autotune(TcpRcvqSpaceInit init, TcpRcvAutotune mode, uint32_t space0,
+                            uint32_t rcvbuf, uint32_t clamp, uint32_t space1)
+{
+    rcvbuf_autotune_in(TCP_WIN_ADV_WIN_SCALE_1, init, mode, space0, rcvbuf, clamp, space1);
+}
+
+/* The same reader under 6.5-6.15's legacy autotuning with a measured ratio (6.10's, whose
+ * clamp only autotuning moves): the bench hands b each segment with its sender's truesize, the
+ * 1280-byte head plus 1448, so the ratio is 1448 x 256 / 2728 = 135 (135.88), and the buffer for
+ * the same rcvwin is tcp_space_from_win, no longer whole segments of rcvmem: 973056 x 256 / 135 =
+ * 1845202, window_clamp 1845202 x 135 / 256 = 973055. */
+static void test_rcvbuf_autotune_ratio(void)
+{
+    rcvbuf_autotune_in(TCP_WIN_SCALING_RATIO_6_10, TCP_RCVQ_SPACE_INIT_CWND,
+                       TCP_RCV_AUTOTUNE_LEGACY, 14480, 1845202, 973055, 57920);
+}
+
 static void test_rcvbuf_autotune(void)
 {
     rcvbuf_autotune(TCP_RCVQ_SPACE_RCV_WND, TCP_RCV_AUTOTUNE_LEGACY, 65160, 131072, 65536, 65160);
-    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, TCP_RCV_AUTOTUNE_LEGACY, 14480, 1946112, 973056,
+    rcvbuf_autotune(TCP_RCVQ_SPACE_INIT_CWND, TCP_RCV_AUTOTUNE_LEGACY, 14480, 2005248, 1002624,
                     57920);
 }
 
@@ -465,6 +486,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/rcvbuf/autotune", test_rcvbuf_autotune);
+    g_test_add_func("/tcp/rcvbuf/autotune-ratio", test_rcvbuf_autotune_ratio);
     g_test_add_func("/tcp/rcvbuf/autotune-3.x", test_rcvbuf_autotune_3x);
     g_test_add_func("/tcp/rcvbuf/fixed", test_rcvbuf_fixed);
     g_test_add_func("/tcp/rcvbuf/first-window-era", test_first_window_era);
