@@ -271,13 +271,24 @@ static gboolean check_timer_diag(Invariants *inv, const Host *h, GError **error)
                    v[CTR_SksimTLPPeerDelayedAck] + v[CTR_SksimTLPPeerOther];
     uint64_t rto = v[CTR_SksimRTOPeerOwnerOffCpu] + v[CTR_SksimRTOPeerOwnerOnCpu] +
                    v[CTR_SksimRTOPeerDelayedAck] + v[CTR_SksimRTOPeerOther];
-    if (tlp == v[CTR_TcpExtTCPLossProbes] && rto == v[CTR_TcpExtTCPTimeouts])
+    /* Before 5.5 TCPTimeouts counted only some first timeouts (hosts.H.tcp.timeouts_count), a
+     * subset of the firings the classes count; the first timeouts it skipped went to one of
+     * the failure counters. */
+    uint64_t first_fail = v[CTR_TcpExtTCPSackRecoveryFail] + v[CTR_TcpExtTCPRenoRecoveryFail] +
+                          v[CTR_TcpExtTCPLossFailures] + v[CTR_TcpExtTCPSackFailures] +
+                          v[CTR_TcpExtTCPRenoFailures];
+    bool rto_ok = h->conf->tcp.timeouts_count == TCP_TIMEOUTS_EVERY
+                      ? rto == v[CTR_TcpExtTCPTimeouts] && first_fail <= rto
+                      : v[CTR_TcpExtTCPTimeouts] + first_fail <= rto;
+    if (tlp == v[CTR_TcpExtTCPLossProbes] && rto_ok)
         return TRUE;
     g_autofree char *obj = g_strdup_printf("host %s", h->name);
     return violated(inv, error, "timer_diag", obj,
                     "the peer-state classes add up to %" PRIu64 " loss probes and %" PRIu64
-                    " RTOs, but TcpExtTCPLossProbes is %" PRIu64 " and TcpExtTCPTimeouts %" PRIu64,
-                    tlp, rto, v[CTR_TcpExtTCPLossProbes], v[CTR_TcpExtTCPTimeouts]);
+                    " RTOs, but TcpExtTCPLossProbes is %" PRIu64 ", TcpExtTCPTimeouts %" PRIu64
+                    " and the first-timeout failure counters %" PRIu64 " (timeouts_count %s)",
+                    tlp, rto, v[CTR_TcpExtTCPLossProbes], v[CTR_TcpExtTCPTimeouts], first_fail,
+                    h->conf->tcp.timeouts_count == TCP_TIMEOUTS_EVERY ? "5.5" : "legacy");
 }
 
 static gboolean check_host(Invariants *inv, const Host *h, GError **error)

@@ -74,13 +74,38 @@ void inet_csk_clear_xmit_timer(TcpSock *tp, uint8_t what)
         tp->icsk_pending = 0;
 }
 
+/* tcp_retransmit_timer's counters, before tcp_enter_loss: TCPTimeouts for every firing since
+ * e1561fe2dd69 (5.5; hosts.H.tcp.timeouts_count), and for the first timeout of a series the
+ * state it ends: a failed Recovery, a failed Loss, Disorder or SACKed data - or, before 5.5,
+ * TCPTimeouts itself when none of these holds. */
+static void tcp_count_timeout(TcpSock *tp)
+{
+    bool every = tcp_conf(tp)->timeouts_count == TCP_TIMEOUTS_EVERY;
+    if (every)
+        tcp_count(tp, CTR_TcpExtTCPTimeouts, 1);
+    if (tp->icsk_retransmits)
+        return;
+    CounterId mib;
+    if (tp->ca_state == TCP_CA_Recovery)
+        mib = tcp_is_sack(tp) ? CTR_TcpExtTCPSackRecoveryFail : CTR_TcpExtTCPRenoRecoveryFail;
+    else if (tp->ca_state == TCP_CA_Loss)
+        mib = CTR_TcpExtTCPLossFailures;
+    else if (tp->ca_state == TCP_CA_Disorder || tp->sacked_out)
+        mib = tcp_is_sack(tp) ? CTR_TcpExtTCPSackFailures : CTR_TcpExtTCPRenoFailures;
+    else if (!every)
+        mib = CTR_TcpExtTCPTimeouts;
+    else
+        return;
+    tcp_count(tp, mib, 1);
+}
+
 /* tcp_retransmit_timer (T.C.4): RTO expiry. */
 void tcp_retransmit_timer(TcpSock *tp, Cpu *cpu)
 {
     if (!tp->packets_out || !tp->rtx_queue.head)
         return;
     tp->tlp_high_seq = 0;
-    tcp_count(tp, CTR_TcpExtTCPTimeouts, 1); /* every firing (modern, H.G) */
+    tcp_count_timeout(tp);
     tcp_diag_timer_fired(tp, true);
     tcp_enter_loss(tp);
     tp->icsk_retransmits++;

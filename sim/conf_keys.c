@@ -54,6 +54,7 @@ static const char *const cc_choices[] = {"cubic", "reno", NULL};
 static const char *const tso_defer_choices[] = {"off", "3.x", "4.x", NULL};
 static const char *const hystart_choices[] = {"on", "3.x", "off", NULL};
 static const char *const loss_detection_choices[] = {"rack", "fack", NULL};
+static const char *const timeouts_count_choices[] = {"5.5", "legacy", NULL};
 static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_scale_1",
                                                   "scaling_ratio", "scaling_ratio_6.5",
                                                   "scaling_ratio_6.10", NULL};
@@ -76,6 +77,7 @@ static const char *const workload_choices[] = {"stream", "rr", NULL};
 
 G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2 && TCP_WIN_SCALING_RATIO_6_10 == 4);
 G_STATIC_ASSERT(TCP_LOSS_RACK == 0 && TCP_LOSS_FACK == 1);
+G_STATIC_ASSERT(TCP_TIMEOUTS_EVERY == 0 && TCP_TIMEOUTS_FIRST == 1);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
 G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1);
 G_STATIC_ASSERT(TCP_INIT_CWND_RFC3390 == 1);
@@ -447,6 +449,15 @@ static const ConfKey table[] = {
          "receiver's autotuning RTT, the sender's fallback) become us-exact."),
     HOST("tcp", "tcp.tlp", CONF_T_BOOL, tcp.tlp, "true", NULL, NULL,
          "Tail loss probe: net.ipv4.tcp_early_retrans=3 (3.10+)."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.timeouts_count", tcp.timeouts_count, "5.5",
+             timeouts_count_choices, "tcp",
+             "What TcpExtTCPTimeouts counts (tcp_retransmit_timer). 5.5 = every RTO firing, "
+             "backed-off ones included (e1561fe2dd69, 5.5, and 4.19.89 in the stable tree); "
+             "legacy = before it, only the first timeout of a series and only from Open or CWR "
+             "without SACKed data. Either way the first timeout of a series in another state "
+             "counts TCPSackRecoveryFail or TCPRenoRecoveryFail (from Recovery), TCPLossFailures "
+             "(Loss) or TCPSackFailures or TCPRenoFailures (Disorder, or SACKed data). sksim's "
+             "diagnosis (SksimRTOPeer*) classifies every firing."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.loss_detection", tcp.loss_detection, "rack",
              loss_detection_choices, "tcp",
              "How a SACK sender finds lost segments. rack = RACK (4.4+, the only SACK loss "

@@ -93,6 +93,10 @@ typedef enum {
                     * tcp_update_scoreboard / tcp_mark_head_lost (tcp_loss.c) */
 } TcpLossDetection;
 typedef enum {
+    TCP_TIMEOUTS_EVERY, /* 5.5+ (e1561fe2dd69; 4.19.89): TCPTimeouts counts every RTO firing */
+    TCP_TIMEOUTS_FIRST, /* before: only the first of a series, in Open/CWR without SACKed data */
+} TcpTimeoutsCount;
+typedef enum {
     TCP_WIN_ADV_WIN_SCALE_2, /* until 3.4: tcp_adv_win_scale = 2, window = 3/4 of the space */
     TCP_WIN_ADV_WIN_SCALE_1, /* 3.5-6.4 (b49960a05e32): tcp_adv_win_scale = 1, half */
     TCP_WIN_SCALING_RATIO,   /* 6.11+: space * scaling_ratio / 256, measured from 1/2, and a
@@ -261,6 +265,7 @@ typedef struct TcpConf {
     bool usec_ts;              /* hosts.H.tcp.usec_ts: TSval in us (route feature tcp_usec_ts) */
     bool tlp;                  /* hosts.H.tcp.tlp (tcp_early_retrans >= 3) */
     TcpLossDetection loss_detection; /* hosts.H.tcp.loss_detection: rack or 3.x FACK */
+    TcpTimeoutsCount timeouts_count; /* hosts.H.tcp.timeouts_count */
     uint32_t limit_output_bytes; /* hosts.H.tcp.limit_output_bytes (TSQ) */
     bool tsq;                  /* hosts.H.tcp.tsq: TCP Small Queues (3.6+) */
     bool tsq_cap_paced;        /* hosts.H.tcp.tsq_cap_paced: limit_output_bytes caps paced

@@ -17,6 +17,11 @@
     X(TcpOutSegs)                                                                               \
     X(TcpRetransSegs)                                                                           \
     X(TcpExtTCPTimeouts)                                                                        \
+    X(TcpExtTCPSackRecoveryFail)                                                                \
+    X(TcpExtTCPRenoRecoveryFail)                                                                \
+    X(TcpExtTCPLossFailures)                                                                    \
+    X(TcpExtTCPSackFailures)                                                                    \
+    X(TcpExtTCPRenoFailures)                                                                    \
     X(TcpExtTCPLossProbes)                                                                      \
     X(TcpExtTCPLossProbeRecovery)                                                               \
     X(TcpExtTCPDSACKRecv)                                                                       \
@@ -61,7 +66,8 @@
  *   OwnerOnCpu   owned by a thread that is running (copying, or draining the backlog);
  *   DelayedAck   not owned, an ACK owed and held by the delayed-ACK timer;
  *   Other        none of these: an ACK or the data still on its way, or lost.
- * The four of a kind add up to TcpExtTCPLossProbes, and to TcpExtTCPTimeouts.
+ * The four of a kind add up to TcpExtTCPLossProbes, and to TcpExtTCPTimeouts (every firing;
+ * with hosts.H.tcp.timeouts_count legacy, TCPTimeouts counts only some first timeouts).
  * Then where packets were dropped below TCP, each drop in exactly one of them (Linux shows these
  * in tc -s qdisc, ethtool -S, /proc/net/softnet_stat, or not at all):
  *   QdiscDrops        skbs a full qdisc refused on this host (NET_XMIT_DROP back to TCP);

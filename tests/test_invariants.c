@@ -190,12 +190,32 @@ static void test_drop_counters(Fix *f, gconstpointer data)
                         "the devices and links dropped 0");
 }
 
+/* Before 5.5 (tcp.timeouts_count legacy) TCPTimeouts and the failure counters count only
+ * first timeouts, a subset of the firings: two RTOs classified, one counted as TCPTimeouts and
+ * one as TCPLossFailures, hold; a third count beyond the firings does not. */
+static void test_timer_diag_legacy(Fix *f, gconstpointer data)
+{
+    uint64_t *v = world_host(f->w, 0)->ctr.v;
+    v[CTR_SksimRTOPeerOther] += 2;
+    v[CTR_TcpExtTCPTimeouts]++;
+    v[CTR_TcpExtTCPLossFailures]++;
+    g_autoptr(GError) err = NULL;
+    g_assert_true(invariants_check(f->inv, &err));
+    g_assert_no_error(err);
+    v[CTR_TcpExtTCPSackFailures]++;
+    assert_violation(f, "invariant violated: timer_diag: host client at t=0.000000000s: the "
+                        "peer-state classes add up to 0 loss probes and 2 RTOs, but "
+                        "TcpExtTCPLossProbes is 0, TcpExtTCPTimeouts 1 and the first-timeout "
+                        "failure counters 2 (timeouts_count legacy)");
+}
+
 static void test_timer_diag(Fix *f, gconstpointer data)
 {
     world_host(f->w, 0)->ctr.v[CTR_TcpExtTCPTimeouts]++; /* an RTO the diagnosis did not see */
     assert_violation(f, "invariant violated: timer_diag: host client at t=0.000000000s: the "
                         "peer-state classes add up to 0 loss probes and 0 RTOs, but "
-                        "TcpExtTCPLossProbes is 0 and TcpExtTCPTimeouts 1");
+                        "TcpExtTCPLossProbes is 0, TcpExtTCPTimeouts 1 and the first-timeout "
+                        "failure counters 0 (timeouts_count 5.5)");
 }
 
 /* ---- through run_scenario ---- */
@@ -306,6 +326,9 @@ int main(int argc, char **argv)
     FIX_TEST("drop_tally", test_drop_tally);
     FIX_TEST("drop_counters", test_drop_counters);
     FIX_TEST("timer_diag", test_timer_diag);
+    static const char *const legacy_count[] = { "hosts.client.tcp.timeouts_count=legacy", NULL };
+    g_test_add("/invariants/timer_diag_legacy", Fix, legacy_count, fix_setup,
+               test_timer_diag_legacy, fix_teardown);
     g_test_add_func("/invariants/run_stops", test_run_stops);
     g_test_add_func("/invariants/scenarios_hold", test_scenarios_hold);
     g_test_add_func("/invariants/tiny-mtu-gro-backlog", test_tiny_mtu_gro_backlog);

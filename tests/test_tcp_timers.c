@@ -277,6 +277,77 @@ static void test_tlp_new_data(void)
     th_free(tb);
 }
 
+/* What the three firings of test_rto_and_backoff count (hosts.H.tcp.timeouts_count): each is
+ * one TCPTimeouts from 5.5 (e1561fe2dd69); before it only the first of the series (from Open,
+ * no SACKed data) is, so an RTO backed off twice shows as 1. sksim's diagnosis classifies all
+ * three either way. */
+static void test_rto_count_era(void)
+{
+    for (int legacy = 0; legacy < 2; legacy++) {
+        TcpBench *tb = th_new();
+        tb->conf[0].tcp.tlp = false;
+        tb->conf[0].tcp.timeouts_count = legacy ? TCP_TIMEOUTS_FIRST : TCP_TIMEOUTS_EVERY;
+        th_connect(tb, 1500);
+        exchange_10ms(tb);
+        th_run_to(tb, 20 * SIM_MS);
+        th_write(tb->a, 1448);
+        th_drop(tb, 0);
+        th_run_to(tb, 230 * SIM_MS);
+        th_drop(tb, 0);
+        th_run_to(tb, 650 * SIM_MS);
+        th_drop(tb, 0);
+        th_run_to(tb, 1490 * SIM_MS);
+        th_drop(tb, 0);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 3);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, legacy ? 1 : 3);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_SksimRTOPeerOwnerOffCpu) +
+                             th_ctr(tb, 0, CTR_SksimRTOPeerOwnerOnCpu) +
+                             th_ctr(tb, 0, CTR_SksimRTOPeerDelayedAck) +
+                             th_ctr(tb, 0, CTR_SksimRTOPeerOther),
+                         ==, 3);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPLossFailures), ==, 0);
+        th_free(tb);
+    }
+}
+
+/* An RTO that ends a failed SACK recovery: three MSS at 20 ms, the first lost; the other two
+ * are SACKed, RACK marks the first lost and Recovery retransmits it, and that is lost too. The
+ * RTO then counts TCPSackRecoveryFail in every era, and TCPTimeouts only from 5.5: before it
+ * the failure counter took its place. */
+static void test_rto_in_recovery(void)
+{
+    for (int legacy = 0; legacy < 2; legacy++) {
+        TcpBench *tb = th_new();
+        tb->conf[0].tcp.tlp = false;
+        tb->conf[0].tcp.timeouts_count = legacy ? TCP_TIMEOUTS_FIRST : TCP_TIMEOUTS_EVERY;
+        th_connect(tb, 1500);
+        exchange_10ms(tb);
+        th_run_to(tb, 20 * SIM_MS);
+        for (int i = 0; i < 3; i++)
+            th_write(tb->a, 1448);
+        g_assert_cmpuint(th_pending(tb, 0), ==, 3);
+        th_drop(tb, 0);
+        th_deliver(tb, 0);
+        th_deliver(tb, 0);
+        th_run_to(tb, 30 * SIM_MS);
+        while (th_deliver(tb, 1))
+            ;
+        th_run_to(tb, 60 * SIM_MS); /* past RACK's reordering window */
+        g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Recovery);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpRetransSegs), ==, 1);
+        while (th_pending(tb, 0))
+            th_drop(tb, 0);
+        g_assert_cmpuint(tb->a->icsk_pending, ==, ICSK_TIME_RETRANS);
+        th_run_to(tb, tb->a->icsk_timeout * SIM_MS);
+        g_assert_cmpuint(tb->a->ca_state, ==, TCP_CA_Loss);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPSackRecoveryFail), ==, 1);
+        g_assert_cmpuint(th_ctr(tb, 0, CTR_TcpExtTCPTimeouts), ==, legacy ? 0 : 1);
+        while (th_pending(tb, 0))
+            th_drop(tb, 0);
+        th_free(tb);
+    }
+}
+
 /* TLP repairs a real tail loss: three 1-MSS skbs at 20 ms, the last one lost, the first two
  * ACKed at 30 ms. The probe (at most the RTO after the ACK) resends the last MSS; its ACK
  * equals tlp_high_seq, which ends nothing yet; the ACK of new data sent afterwards goes beyond
@@ -554,6 +625,8 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/tcp/timers/rto-backoff", test_rto_and_backoff);
+    g_test_add_func("/tcp/timers/rto-count-era", test_rto_count_era);
+    g_test_add_func("/tcp/timers/rto-in-recovery", test_rto_in_recovery);
     g_test_add_func("/tcp/timers/rto-while-owned-era", test_rto_while_owned_era);
     g_test_add_func("/tcp/timers/rto-min-in-jiffies", test_rto_min_in_jiffies);
     g_test_add_func("/tcp/timers/pto-one-packet", test_pto_one_packet);
