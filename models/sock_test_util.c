@@ -35,6 +35,7 @@ static void tcp_defaults(TcpConf *t)
         .sack = true,
         .timestamps = true,
         .tlp = true,
+        .pingpong_thresh = 1,         /* net.ipv4.tcp_pingpong_thresh */
         .limit_output_bytes = 1048576,
         .tsq = true,                  /* 3.6+ */
         .sndbuf_autotune = true,

@@ -104,7 +104,7 @@ typedef struct TcpCongOps TcpCongOps;
 typedef struct IcskAck {
     uint8_t pending;        /* ICSK_ACK_* */
     uint8_t quick;          /* quick-ACK budget (A.4) */
-    uint8_t pingpong;       /* interactive-mode counter (A.5; threshold 1) */
+    uint8_t pingpong;       /* interactive-mode counter (A.5; tcp.pingpong_thresh) */
     uint8_t blocked;        /* the delayed-ACK timer found the socket owned (2.6-5.9, A.10) */
     uint32_t ato;           /* jiffies */
     uint64_t timeout;       /* jiffies of the pending delayed ACK */
@@ -393,7 +393,7 @@ static inline bool inet_csk_ack_scheduled(const TcpSock *tp)
 }
 static inline bool inet_csk_in_pingpong_mode(const TcpSock *tp)
 {
-    return tp->ack.pingpong >= 1; /* tcp_pingpong_thresh = 1 (T.A.5) */
+    return tp->ack.pingpong >= tcp_conf(tp)->pingpong_thresh; /* T.A.5 */
 }
 /* tcp_in_quickack_mode (tcp_input.c, 3.11+): "(dst && dst_metric(dst, RTAX_QUICKACK)) ||
  * (icsk->icsk_ack.quick && !inet_csk_in_pingpong_mode(sk))" - a route with the quickack

@@ -123,15 +123,22 @@ static void tcp_event_ack_sent(TcpSock *tp, uint32_t pcount)
     inet_csk_clear_xmit_timer(tp, ICSK_TIME_DACK);
 }
 
-/* tcp_event_data_sent (T.A.5): a reply within ato of the last received data enters ping-pong. */
+/* tcp_event_data_sent (T.A.5): a reply within ato of the last received data enters ping-pong
+ * (inet_csk_enter_pingpong_mode: the counter jumps to the threshold). With a threshold above 1
+ * (5.1-5.19, or tcp_pingpong_thresh since 6.7) only the first data sent after new data came in,
+ * judged in jiffies (lsndtime before lrcvtime), counts, one step per exchange. */
 static void tcp_event_data_sent(TcpSock *tp)
 {
     uint64_t now = tcp_jiffies(tp);
+    uint32_t thresh = tcp_conf(tp)->pingpong_thresh;
+    bool reply = now - tp->ack.lrcvtime < tp->ack.ato;
     if (tcp_packets_in_flight(tp) == 0)
         tcp_ca_event(tp, CA_EVENT_TX_START);
+    if (thresh > 1 && tp->lsndtime < tp->ack.lrcvtime && reply && tp->ack.pingpong < UINT8_MAX)
+        tp->ack.pingpong++; /* inet_csk_inc_pingpong_cnt */
     tp->lsndtime = now;
-    if (now - tp->ack.lrcvtime < tp->ack.ato && tp->ack.pingpong < 255) /* u8 counter */
-        tp->ack.pingpong++;
+    if (thresh <= 1 && reply)
+        tp->ack.pingpong = (uint8_t)thresh;
 }
 
 /* What __tcp_transmit_skb does first for every skb, pure ACKs included, whatever the device

@@ -428,6 +428,15 @@ static const ConfKey table[] = {
          "net.ipv4.tcp_moderate_rcvbuf=1: tcp_rcv_space_adjust() grows sk_rcvbuf up to rcvbuf_max."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.cc", tcp.cc, "cubic", cc_choices, "tcp",
              "Congestion control: cubic (the default since 2.6.19) or reno."),
+    HOST("tcp", "tcp.pingpong_thresh", CONF_T_U32, tcp.pingpong_thresh, "1", "1", "255",
+         "Replies that put a receiver in ping-pong (interactive) mode, where its delayed ACK "
+         "waits for the reply to carry it (net.ipv4.tcp_pingpong_thresh, 6.7+). 1: data sent "
+         "within ato of the last data received enters it at once, as every kernel but "
+         "5.1-5.19 does; above 1, each first reply to newly received data (the last send in "
+         "an earlier jiffy than the last receipt) that leaves within ato counts one, and the "
+         "mode starts at the threshold. 3 is 5.1-5.19 (4a41f453bedf, reverted by "
+         "4d8f24eeedc5 in 6.0 and in the stable trees in Aug 2022), where a reply in the "
+         "jiffy of the previous send never counts."),
     HOST("tcp", "tcp.frto", CONF_T_U32, tcp.frto, "2", "0", "2",
          "net.ipv4.tcp_frto: 2 = SACK-enhanced F-RTO (default), 1 = basic, 0 = off."),
     HOST("tcp", "tcp.undo_without_rtx", CONF_T_BOOL, tcp.undo_without_rtx, "true", NULL, NULL,

@@ -258,6 +258,7 @@ typedef struct TcpConf {
     bool rcvbuf_autotune;      /* hosts.H.tcp.rcvbuf_autotune */
     CongControl cc;            /* hosts.H.tcp.cc */
     uint32_t frto;             /* hosts.H.tcp.frto */
+    uint32_t pingpong_thresh;  /* hosts.H.tcp.pingpong_thresh (net.ipv4.tcp_pingpong_thresh) */
     bool undo_without_rtx;     /* hosts.H.tcp.undo_without_rtx: nothing retransmitted counts as
                                 * delayed for the undo (<= 3.x, 6.12+) */
     bool sack;                 /* hosts.H.tcp.sack */

@@ -32,7 +32,8 @@ static inline void th_tcp_conf(TcpConf *t)
 {
     *t = (TcpConf){ .rto_min_ns = 200 * SIM_MS, .rcvbuf = 131072, .sndbuf = 16384,
                     .rcvbuf_max = 6 * 1024 * 1024, .rcvbuf_autotune = true, .cc = CC_CUBIC,
-                    .frto = 2, .undo_without_rtx = true, .sack = true, .timestamps = true,
+                    .frto = 2, .pingpong_thresh = 1, .undo_without_rtx = true, .sack = true,
+                    .timestamps = true,
                     .tlp = true,
                     .limit_output_bytes = 1048576, .netdev_budget = 300,
                     .netdev_budget_ns = 0, .napi_weight = 64, .max_backlog = 1000,

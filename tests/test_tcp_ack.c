@@ -28,7 +28,7 @@ static TcpBench *bench(void)
 }
 
 /* Quick-ACK budget: tcp_incr_quickack = min(rcv_wnd / (2 rcv_mss), 16) with the initial
- * rcv_mss 536 (tcp_initialize_rcv_mss) and rcv_wnd 65535: min(65535 / 1072 = 61, 16) = 16.
+ * rcv_mss 536 (tcp_initialize_rcv_mss) and rcv_wnd 65160: min(65160 / 1072 = 60, 16) = 16.
  * The first 16 full segments are each ACKed at once (quick > 0, not ping-pong); each ACK uses
  * one credit (tcp_dec_quickack_mode). The 17th is not ACKed at once. */
 static void test_quickack_at_start(void)
@@ -175,6 +175,49 @@ static void test_full_mss_push_acked_on_read(void)
         }
         th_free(tb);
     }
+}
+
+/* One request/response at time t: a's 100 bytes reach b, b reads them and replies with 1 byte
+ * (within ato of the receipt), and the reply and b's ACKs reach a. */
+static void exchange_at(TcpBench *tb, sim_time_t t)
+{
+    th_run_to(tb, t);
+    send_and_deliver(tb, 100);
+    th_read(tb->b);
+    th_write(tb->b, 1);
+    ack_back(tb);
+    while (th_deliver(tb, 0))
+        ;
+    th_read(tb->a);
+}
+
+/* hosts.H.tcp.pingpong_thresh. At 1 (every kernel but 5.1-5.19) b's first reply puts it in
+ * ping-pong mode. At 3 (5.1-5.19) each exchange in a later jiffy counts one: modes off, off,
+ * on after the exchanges at 20, 30 and 40 ms. And a reply in the jiffy of b's previous send
+ * does not count (lsndtime is not before lrcvtime): three exchanges within jiffy 20 leave the
+ * counter at 1. */
+static void test_pingpong_thresh(void)
+{
+    for (uint32_t thresh = 1; thresh <= 3; thresh += 2) {
+        TcpBench *tb = th_new();
+        tb->conf[1].tcp.pingpong_thresh = thresh;
+        th_connect(tb, 1500);
+        bool want[3] = {thresh == 1, thresh == 1, true};
+        for (int i = 0; i < 3; i++) {
+            exchange_at(tb, (sim_time_t)(20 + 10 * i) * SIM_MS);
+            g_assert_cmpint(inet_csk_in_pingpong_mode(tb->b), ==, want[i]);
+            g_assert_cmpuint(tb->b->ack.pingpong, ==, thresh == 1 ? 1 : i + 1);
+        }
+        th_free(tb);
+    }
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.pingpong_thresh = 3;
+    th_connect(tb, 1500);
+    for (int i = 0; i < 3; i++)
+        exchange_at(tb, 20 * SIM_MS + (sim_time_t)i * 100 * SIM_US);
+    g_assert_cmpuint(tb->b->ack.pingpong, ==, 1);
+    g_assert_false(inet_csk_in_pingpong_mode(tb->b));
+    th_free(tb);
 }
 
 /* The same lone full segment to a receiver in ping-pong mode (it answered the previous data
@@ -770,6 +813,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/quickack-credit-and-data", test_quickack_credit_and_data);
     g_test_add_func("/tcp/ack/full-mss-push-acked-on-read", test_full_mss_push_acked_on_read);
     g_test_add_func("/tcp/ack/full-mss-push-pingpong-waits", test_full_mss_push_pingpong_waits);
+    g_test_add_func("/tcp/ack/pingpong-thresh", test_pingpong_thresh);
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
     g_test_add_func("/tcp/ack/gap-fill-era", test_gap_fill_ack_era);
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);

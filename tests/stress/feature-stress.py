@@ -122,6 +122,7 @@ def tcp_lines(r):
              f"      rto_min: {r.choice(['1ms', '5ms', '200ms', '200ms'])}",
              f"      cwnd_count: {r.choice(['segments', 'acks'])}",
              f"      timeouts_count: {r.choice(['5.5', 'legacy'])}",
+             f"      pingpong_thresh: {r.choice([1, 1, 3])}",
              f"      rcvbuf: {r.choice(['4608', '16KiB', '87380', '131072', '1MiB', '16MiB'])}",
              f"      sndbuf: {r.choice(['4608', '16384', '64KiB', '4MiB'])}",
              f"      rcvbuf_max: {r.choice(['4608', '6MiB', '6MiB', '64MiB'])}",
