@@ -16,7 +16,7 @@ NetDevQueues netdev_queues(const NetDev *dev)
         return q;
     }
     const Nic *n = (const Nic *)dev;
-    q.qdisc_qlen = n->qdisc.qlen;
+    q.qdisc_qlen = qdisc_qlen(n->qdisc);
     q.qdisc_limit = n->conf->qdisc_limit;
     q.tx_ring_used = n->ring_used;
     q.tx_ring_limit = n->conf->tx_ring;

@@ -1,9 +1,10 @@
 /* nic.c - a NIC: qdisc and TX ring on transmit, RSS queues with interrupt and NAPI on receive.
  *
- * Transmit (dev_queue_xmit -> qdisc -> ndo_start_xmit): an skb joins the qdisc, a pfifo of
- * hosts.H.nic.qdisc_limit skbs (txqueuelen); a full qdisc drops it (qdisc_drops; the skb is
- * freed and its socket uncharged, as kfree_skb runs tcp_wfree) and says so to the caller
- * (NET_XMIT_DROP, which TCP turns into CWR while keeping its own copy unsent). qdisc_run moves
+ * Transmit (dev_queue_xmit -> qdisc -> ndo_start_xmit): an skb joins the qdisc (qdisc.c: a
+ * pfifo of hosts.H.nic.qdisc_limit skbs, txqueuelen, or fq_codel); a full pfifo drops it
+ * (qdisc_drops; the skb is freed and its socket uncharged, as kfree_skb runs tcp_wfree) and
+ * says so to the caller (NET_XMIT_DROP, which TCP turns into CWR while keeping its own copy
+ * unsent); fq_codel's drops at enqueue and dequeue are counted the same way. qdisc_run moves
  * skbs to the TX ring while descriptors are free - one descriptor per skb, a TSO skb included:
  * real drivers use one per page frag plus a context descriptor and stop the queue early, but the
  * ring's role here is only to bound how many skbs sit below the qdisc - and the driver hands each
@@ -174,13 +175,31 @@ static void nic_port_done(Sim *sim, void *ctx)
         sim_schedule_at(sim, &n->port_ev, n->port.head->ready_ns);
 }
 
-static void nic_qdisc_run(Nic *n)
+/* An skb the qdisc dropped after queuing it (fq_codel): counted with the qdisc's drops. */
+static void nic_qdisc_dropped(void *ctx, Skb *skb)
+{
+    Nic *n = ctx;
+    n->dev.stats.qdisc_drops++;
+    n->dev.host->drop_tally++;
+    n->dev.host->ctr.v[CTR_SksimQdiscDrops]++;
+    SIM_LOG(n->dev.host, LOG_NIC, n->qdisc_cpu, "qdisc_drop",
+            "dev=eth%u qlen=%u seq=%" PRIu64 " len=%u", n->dev.index, qdisc_qlen(n->qdisc), skb->seq,
+            skb->len);
+    netdev_skb_orphan(skb, n->qdisc_cpu);
+    skb_free(n->dev.host->pool, skb);
+}
+
+static void nic_qdisc_run(Nic *n, Cpu *cpu)
 {
     if (n->qdisc_running)
         return;
     n->qdisc_running = true;
-    while (!skb_queue_empty(&n->qdisc) && n->ring_used < n->conf->tx_ring && !n->bql_xoff) {
-        Skb *skb = skb_dequeue(&n->qdisc);
+    n->qdisc_cpu = cpu;
+    sim_time_t now = sim_now(n->dev.host->sim);
+    while (n->ring_used < n->conf->tx_ring && !n->bql_xoff) {
+        Skb *skb = qdisc_dequeue(n->qdisc, now);
+        if (!skb)
+            break;
         n->ring_used++;
         nic_bql_sent(n, skb);
         n->dev.stats.tx_skbs++;
@@ -200,26 +219,22 @@ static void nic_qdisc_run(Nic *n)
     n->qdisc_running = false;
 }
 
-/* __dev_xmit_skb with a pfifo root qdisc: a full qdisc drops the skb (qdisc_drop) and the
- * verdict NET_XMIT_DROP goes back to the caller at once; else it is queued and the qdisc run
- * (NET_XMIT_SUCCESS, also when the bypass sends it straight to the ring). */
+/* __dev_xmit_skb: a pfifo that is full refuses the skb (qdisc_drop) and the verdict
+ * NET_XMIT_DROP goes back to the caller at once; fq_codel queues it and, over its limits,
+ * drops from its fattest flow (NET_XMIT_CN if that is the skb's own). Then the qdisc runs
+ * (NET_XMIT_SUCCESS also when the bypass sends the skb straight to the ring). */
 int nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
 {
     Nic *n = nic_of(dev);
-    if (n->qdisc.qlen >= n->conf->qdisc_limit) {
-        n->dev.stats.qdisc_drops++;
-        dev->host->drop_tally++;
-        dev->host->ctr.v[CTR_SksimQdiscDrops]++;
-        SIM_LOG(dev->host, LOG_NIC, cpu, "qdisc_drop", "dev=eth%u qlen=%u seq=%" PRIu64 " len=%u",
-                dev->index, n->qdisc.qlen, skb->seq, skb->len);
-        netdev_skb_orphan(skb, cpu);
-        skb_free(dev->host->pool, skb);
+    skb->ready_ns = cpu_acted_at(cpu);
+    n->qdisc_cpu = cpu;
+    int verdict = qdisc_enqueue(n->qdisc, skb);
+    if (verdict == NET_XMIT_DROP) {
+        nic_qdisc_dropped(n, skb);
         return NET_XMIT_DROP;
     }
-    skb->ready_ns = cpu_acted_at(cpu);
-    skb_queue_tail(&n->qdisc, skb);
-    nic_qdisc_run(n);
-    return NET_XMIT_SUCCESS;
+    nic_qdisc_run(n, cpu);
+    return verdict;
 }
 
 void nic_attach_link(NetDev *dev, LinkDir *tx)
@@ -240,7 +255,7 @@ void nic_tx_done(NetDev *dev, Skb *skb)
 
 /* netdev_tx_completed_queue at the end of a poll's TX cleaning: report the batch's bytes to
  * BQL, and wake the queue if the new limit leaves room. */
-static void nic_bql_completed(NicQueue *q)
+static void nic_bql_completed(NicQueue *q, Cpu *cpu)
 {
     Nic *n = q->nic;
     if (!q->tx_clean_bytes)
@@ -249,7 +264,7 @@ static void nic_bql_completed(NicQueue *q)
     q->tx_clean_bytes = 0;
     if (n->bql_xoff && dql_avail(&n->dql) >= 0) {
         n->bql_xoff = false;
-        nic_qdisc_run(n);
+        nic_qdisc_run(n, cpu);
     }
 }
 
@@ -266,7 +281,7 @@ static void nic_tx_clean(Nic *n, Skb *skb, Cpu *cpu)
         n->q[0].tx_clean_bytes += skb->bql_bytes;
     netdev_skb_orphan(skb, cpu);
     skb_free(n->dev.host->pool, skb);
-    nic_qdisc_run(n);
+    nic_qdisc_run(n, cpu);
 }
 
 /* ---- interrupt and NAPI ---- */
@@ -382,12 +397,12 @@ static bool nic_napi_poll(SoftirqWork *w, Cpu *cpu)
             if (++q->tx_cleaned >= NIC_TX_WORK_LIMIT) {
                 q->tx_incomplete = true; /* clean_complete = false; RX still gets its turn */
                 q->rx_phase = true;
-                nic_bql_completed(q);
+                nic_bql_completed(q, cpu);
             }
             return true;
         }
         q->rx_phase = true;
-        nic_bql_completed(q); /* the TX cleaning of this poll is over */
+        nic_bql_completed(q, cpu); /* the TX cleaning of this poll is over */
     }
     Skb *skb = nic_rx_take(q);
     if (!skb) {
@@ -456,7 +471,7 @@ NetDev *netdev_new_nic(Host *h, const NicConf *conf, uint32_t index)
     Nic *n = g_new0(Nic, 1);
     netdev_init_common(&n->dev, NETDEV_NIC, h, index);
     n->conf = conf;
-    skb_queue_init(&n->qdisc);
+    n->qdisc = qdisc_new(conf, nic_qdisc_dropped, n);
     skb_queue_init(&n->tx_done);
     skb_queue_init(&n->port);
     sim_event_init(&n->port_ev, nic_port_done, n, EVK_NIC_TX, n->dev.obj);
@@ -476,7 +491,7 @@ void nic_free(NetDev *dev)
     for (uint32_t i = 0; i < n->nq; i++)
         nic_queue_destroy(&n->q[i]);
     g_free(n->q);
-    skb_queue_purge(&n->qdisc, pool);
+    qdisc_free(n->qdisc, pool);
     skb_queue_purge(&n->tx_done, pool);
     sim_cancel(dev->host->sim, &n->port_ev);
     skb_queue_purge(&n->port, pool);

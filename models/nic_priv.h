@@ -10,6 +10,7 @@
 #include "models/gro.h"
 #include "models/netdev_priv.h"
 #include "models/nic_itr.h"
+#include "models/qdisc.h"
 
 /* Bursts on their way in, in arrival order (a growable ring buffer: it stops growing once the
  * run is warm, so the packet path allocates nothing). */
@@ -46,7 +47,8 @@ struct Nic {
     const NicConf *conf;
     LinkDir *tx;          /* the link direction this NIC transmits into */
     /* transmit */
-    SkbQueue qdisc;       /* pfifo, conf->qdisc_limit skbs */
+    Qdisc *qdisc;         /* the root qdisc (conf->qdisc) */
+    Cpu *qdisc_cpu;       /* the CPU running the qdisc now (for the skbs it drops) */
     uint32_t ring_used;   /* TX descriptors held, one per skb, until its TX completion */
     bool qdisc_running;   /* __QDISC_STATE_RUNNING: qdisc_run is not re-entered */
     bool bql_xoff;        /* __QUEUE_STATE_STACK_XOFF: BQL stopped the queue (conf->bql) */

@@ -50,6 +50,7 @@ static const char *const sched_choices[] = {"cfs", "eevdf", NULL};
 static const char *const preempt_choices[] = {"none", "voluntary", "full", NULL};
 static const char *const cpuidle_choices[] = {"poll", "nhm", "snb", "skx", "icx", NULL};
 static const char *const irq_mode_choices[] = {"delay", "throttle", "ixgbe", NULL};
+static const char *const qdisc_choices[] = {"pfifo", "fq_codel", NULL};
 static const char *const cc_choices[] = {"cubic", "reno", NULL};
 static const char *const tso_defer_choices[] = {"off", "3.x", "4.x", NULL};
 static const char *const hystart_choices[] = {"on", "3.x", "off", NULL};
@@ -92,6 +93,7 @@ G_STATIC_ASSERT(TCP_HYSTART_DEFAULT == 0 && TCP_HYSTART_3X == 1 && TCP_HYSTART_O
 G_STATIC_ASSERT(KTIMER_WHEEL_4_8 == 0 && KTIMER_WHEEL_CASCADE == 1);
 G_STATIC_ASSERT(PREQUEUE_LIMIT_4X == 0 && PREQUEUE_LIMIT_3X == 1);
 G_STATIC_ASSERT(NIC_IRQ_DELAY == 0 && NIC_IRQ_THROTTLE == 1 && NIC_IRQ_IXGBE == 2);
+G_STATIC_ASSERT(NIC_QDISC_PFIFO == 0 && NIC_QDISC_FQ_CODEL == 1);
 G_STATIC_ASSERT(CPUIDLE_POLL == 0 && CPUIDLE_NHM == 1 && CPUIDLE_SNB == 2 && CPUIDLE_SKX == 3 &&
                 CPUIDLE_ICX == 4);
 G_STATIC_ASSERT(TIMER_OWNED_RELEASE_CB == 0 && TIMER_OWNED_RELEASE_CB_BLOCKED == 1 &&
@@ -308,7 +310,28 @@ static const ConfKey table[] = {
     HOST("nic", "nic.tx_ring", CONF_T_U32, nic.tx_ring, "1024", "1", "65536",
          "TX descriptors (ethtool -g); a full ring stops the qdisc."),
     HOST("nic", "nic.qdisc_limit", CONF_T_PKTS, nic.qdisc_limit, "1000", "1", "1000000",
-         "Root qdisc limit in packets: txqueuelen 1000 (pfifo_fast)."),
+         "Root qdisc limit in packets (skbs; a TSO skb is one): txqueuelen 1000 for pfifo; "
+         "fq_codel's default limit is 10240."),
+    ENUM_ROW(CONF_SEC_HOST, HostConf, "nic.qdisc", nic.qdisc, "pfifo", qdisc_choices, "nic",
+             "Root qdisc of the NIC. pfifo: one FIFO of qdisc_limit skbs that refuses an skb when "
+             "full (NET_XMIT_DROP: the sender's TCP enters CWR and keeps its copy), pfifo_fast's "
+             "single band. fq_codel (sch_fq_codel, net.core.default_qdisc on most distributions "
+             "since 2014): a FIFO per flow (1024 buckets by connection), served by deficit round "
+             "robin with a quantum of one MTU plus the Ethernet header, flows that were idle "
+             "first; on each flow CoDel drops at dequeue once its skbs have waited over "
+             "codel_target for a whole codel_interval, then at interval / sqrt(count); over "
+             "qdisc_limit skbs or qdisc_memory_limit bytes of truesize it drops from the head of "
+             "the flow with the most bytes, up to half of them and at most 64 skbs "
+             "(NET_XMIT_CN when that was the sender's own flow). No ECN marking (the model has no "
+             "ECN) and no pacing: TCP paces itself (tcp.pacing) as it does under fq_codel."),
+    HOST("nic", "nic.codel_target", CONF_T_DURATION, nic.codel_target_ns, "5ms", "1us", "10s",
+         "fq_codel: the sojourn time CoDel tolerates (target; 5 ms)."),
+    HOST("nic", "nic.codel_interval", CONF_T_DURATION, nic.codel_interval_ns, "100ms", "1us",
+         "100s", "fq_codel: how long the sojourn time must stay above target before CoDel drops, "
+         "and the base of its drop spacing (interval; 100 ms)."),
+    HOST("nic", "nic.qdisc_memory_limit", CONF_T_SIZE, nic.qdisc_memory_limit, "32MiB", "64KiB",
+         "1GiB", "fq_codel: the truesize its skbs may hold before it drops (memory_limit; 32 MiB). "
+         "64 KB TSO skbs reach it long before qdisc_limit."),
     HOST("nic", "nic.bql", CONF_T_BOOL, nic.bql, "true", NULL, NULL,
          "Byte queue limits on the TX ring (BQL, 3.3+, for drivers that report completions, as "
          "ixgbe, mlx4/mlx5 and bnx2x do): the driver stops the queue once the bytes in its ring "

@@ -229,12 +229,20 @@ typedef enum {
     NIC_IRQ_THROTTLE, /* interrupts at least irq_coalesce apart (Intel EITR, a static rx-usecs) */
     NIC_IRQ_IXGBE,    /* throttled to ixgbe's dynamic ITR (rx-usecs 1, 3.2-2015; nic_itr.c) */
 } NicIrqMode;
+typedef enum {
+    NIC_QDISC_PFIFO,    /* a FIFO of qdisc_limit skbs (pfifo_fast's single band) */
+    NIC_QDISC_FQ_CODEL, /* per-flow queues, deficit round robin, CoDel (sch_fq_codel) */
+} NicQdisc;
 
 typedef struct NicConf {
     uint32_t mtu;              /* hosts.H.nic.mtu, bytes of IP packet */
     uint32_t rx_ring;          /* hosts.H.nic.rx_ring, descriptors */
     uint32_t tx_ring;          /* hosts.H.nic.tx_ring, descriptors */
     uint32_t qdisc_limit;      /* hosts.H.nic.qdisc_limit, packets */
+    NicQdisc qdisc;            /* hosts.H.nic.qdisc */
+    sim_time_t codel_target_ns;   /* hosts.H.nic.codel_target (fq_codel target) */
+    sim_time_t codel_interval_ns; /* hosts.H.nic.codel_interval (fq_codel interval) */
+    uint32_t qdisc_memory_limit;  /* hosts.H.nic.qdisc_memory_limit (fq_codel memory_limit) */
     bool bql;                  /* hosts.H.nic.bql: byte queue limits on the TX ring (3.3+) */
     uint64_t rate_bps;         /* hosts.H.nic.rate: port speed; 0 = the rate of its link */
     bool gro;                  /* hosts.H.nic.gro */

@@ -101,14 +101,18 @@ def nic_lines(r, ncpus):
              f"      irq_coalesce: {r.choice(['0', '0', '10us', '100us', '1ms'])}",
              f"      irq_mode: {r.choice(['delay', 'delay', 'throttle', 'ixgbe'])}",
              f"      tx_coalesce: {r.choice(['0', '0', '5us', '48us', '500us'])}",
-             f"      rx_queues: {r.choice([1, 1, 2, 4, 8, 64])}"]
+             f"      rx_queues: {r.choice([1, 1, 2, 4, 8, 64])}",
+             f"      qdisc: {r.choice(['pfifo', 'pfifo', 'fq_codel'])}"]
     if r.random() < 0.4:
         cpus = sorted(r.sample(range(ncpus), r.randint(1, ncpus)))
         lines.append("      irq_cpus: [" + ", ".join(map(str, cpus)) + "]")
     if r.random() < 0.3:
         lines += [f"      rx_ring: {r.choice([1, 8, 64, 1024, 4096])}",
                   f"      tx_ring: {r.choice([1, 8, 64, 1024])}",
-                  f"      qdisc_limit: {r.choice([1, 10, 1000])}"]
+                  f"      qdisc_limit: {r.choice([1, 10, 1000])}",
+                  f"      codel_target: {r.choice(['100us', '5ms'])}",
+                  f"      codel_interval: {r.choice(['1ms', '100ms'])}",
+                  f"      qdisc_memory_limit: {r.choice(['64KiB', '32MiB'])}"]
     return lines
 
 
