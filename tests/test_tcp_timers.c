@@ -281,15 +281,23 @@ static void test_tlp_new_data(void)
  * one TCPTimeouts from 5.5 (e1561fe2dd69); before it only the first of the series (from Open,
  * no SACKed data) is, so an RTO backed off twice shows as 1. sksim's diagnosis classifies all
  * three either way. */
+/* A connection without TLP whose sender counts TCPTimeouts by the 5.5 rule or the legacy one,
+ * after exchange_10ms (RTO 210 ms), at 20 ms. */
+static TcpBench *timeouts_bench(bool legacy)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.tlp = false;
+    tb->conf[0].tcp.timeouts_count = legacy ? TCP_TIMEOUTS_FIRST : TCP_TIMEOUTS_EVERY;
+    th_connect(tb, 1500);
+    exchange_10ms(tb);
+    th_run_to(tb, 20 * SIM_MS);
+    return tb;
+}
+
 static void test_rto_count_era(void)
 {
     for (int legacy = 0; legacy < 2; legacy++) {
-        TcpBench *tb = th_new();
-        tb->conf[0].tcp.tlp = false;
-        tb->conf[0].tcp.timeouts_count = legacy ? TCP_TIMEOUTS_FIRST : TCP_TIMEOUTS_EVERY;
-        th_connect(tb, 1500);
-        exchange_10ms(tb);
-        th_run_to(tb, 20 * SIM_MS);
+        TcpBench *tb = timeouts_bench(legacy);
         th_write(tb->a, 1448);
         th_drop(tb, 0);
         th_run_to(tb, 230 * SIM_MS);
@@ -317,12 +325,7 @@ static void test_rto_count_era(void)
 static void test_rto_in_recovery(void)
 {
     for (int legacy = 0; legacy < 2; legacy++) {
-        TcpBench *tb = th_new();
-        tb->conf[0].tcp.tlp = false;
-        tb->conf[0].tcp.timeouts_count = legacy ? TCP_TIMEOUTS_FIRST : TCP_TIMEOUTS_EVERY;
-        th_connect(tb, 1500);
-        exchange_10ms(tb);
-        th_run_to(tb, 20 * SIM_MS);
+        TcpBench *tb = timeouts_bench(legacy);
         for (int i = 0; i < 3; i++)
             th_write(tb->a, 1448);
         g_assert_cmpuint(th_pending(tb, 0), ==, 3);
