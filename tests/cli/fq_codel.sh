@@ -23,6 +23,7 @@ fifo="$(goodputs pfifo | spread)" || fail "pfifo: not four flows"
 fq="$(goodputs fq_codel | spread)" || fail "fq_codel: not four flows"
 [ "$fifo" -gt 10 ] || fail "pfifo: the flows' goodputs are within ${fifo} % (expected > 10 %)"
 [ "$fq" -lt 1 ] || fail "fq_codel: the flows' goodputs differ by ${fq} % (expected < 1 %)"
-drops="$(sed -n '/"clnt": {/,/^    }/p' "$TMP/fq_codel/after/metrics.json" |
-  grep -m1 '"SksimQdiscDrops":' | tr -dc '0-9')"
+drops="$(awk '/"clnt": \{/ { inside = 1 }
+  inside && /"SksimQdiscDrops":/ { gsub(/[^0-9]/, ""); print; exit }' \
+  "$TMP/fq_codel/after/metrics.json")"
 [ "$drops" = 0 ] || fail "fq_codel dropped ${drops:-?} skbs at the client"
