@@ -124,6 +124,11 @@ void tcp_set_xmit_hook(TcpSock *tp, TcpXmitHook fn, void *ctx)
     tp->xmit_ctx = ctx;
 }
 
+/* 6.5-6.9: "a conservative default of 1200 bytes of payload per 4K page", (1200 << 8) /
+ * SKB_TRUESIZE(4096) = 307200 / 4672 = 65 (dfa2f0483360; 50 % from 697a6c8cec03, 6.10). */
+#define TCP_SCALING_RATIO_6_5 \
+    ((1200u << TCP_RMEM_TO_WIN_SCALE) / (4096u + TRUESIZE_SK_BUFF + TRUESIZE_SHINFO))
+
 /* Window scale from the largest receive buffer (tcp_select_initial_window). */
 static uint8_t tcp_wscale_for(uint64_t space)
 {

@@ -500,9 +500,6 @@ void tcp_rcv_space_adjust(TcpSock *tp);
 /* Assume a 50% default for skb->len/skb->truesize (include/net/tcp.h, TCP_RMEM_TO_WIN_SCALE 8). */
 #define TCP_RMEM_TO_WIN_SCALE 8
 #define TCP_DEFAULT_SCALING_RATIO (1u << (TCP_RMEM_TO_WIN_SCALE - 1))
-/* 6.5-6.9: "a conservative default of 1200 bytes of payload per 4K page", (1200 << 8) /
- * SKB_TRUESIZE(4096) = 307200 / 4672 = 65 (dfa2f0483360; 50 % from 697a6c8cec03, 6.10). */
-#define TCP_SCALING_RATIO_6_5 ((1200u << TCP_RMEM_TO_WIN_SCALE) / (4096u + 256u + 320u))
 uint32_t tcp_win_from_space(const TcpSock *tp, uint64_t space);
 uint64_t tcp_space_from_win(const TcpSock *tp, uint64_t win);
 uint32_t __tcp_select_window(TcpSock *tp);
