@@ -246,7 +246,8 @@ static gboolean check_drops(Invariants *inv, const Host *h, GError **error)
     for (guint i = 0; i < h->socks->len; i++)
         sock += ((const Sock *)g_ptr_array_index(h->socks, i))->backlog_drops;
     const uint64_t *v = h->ctr.v;
-    uint64_t diag = v[CTR_SksimQdiscDrops] + v[CTR_SksimLinkQueueDrops] +
+    uint64_t diag = v[CTR_SksimQdiscDrops] + v[CTR_SksimQdiscCodelDrops] +
+                    v[CTR_SksimQdiscOverlimitDrops] + v[CTR_SksimLinkQueueDrops] +
                     v[CTR_SksimLinkRandomLosses] + v[CTR_SksimRxRingDrops] +
                     v[CTR_SksimNetdevBacklogDrops];
     g_autofree char *obj = g_strdup_printf("host %s", h->name);

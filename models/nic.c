@@ -175,18 +175,27 @@ static void nic_port_done(Sim *sim, void *ctx)
         sim_schedule_at(sim, &n->port_ev, n->port.head->ready_ns);
 }
 
-/* An skb the qdisc dropped after queuing it (fq_codel): counted with the qdisc's drops. */
-static void nic_qdisc_dropped(void *ctx, Skb *skb)
+/* Free an skb the qdisc refused or dropped, counted as a device drop and on its own counter
+ * (tc -s qdisc splits "dropped" the same way: refusals, CoDel's drop_count, drop_overlimit). */
+static void nic_qdisc_drop(Nic *n, Skb *skb, CounterId ctr, const char *why)
 {
-    Nic *n = ctx;
     n->dev.stats.qdisc_drops++;
     n->dev.host->drop_tally++;
-    n->dev.host->ctr.v[CTR_SksimQdiscDrops]++;
+    n->dev.host->ctr.v[ctr]++;
     SIM_LOG(n->dev.host, LOG_NIC, n->qdisc_cpu, "qdisc_drop",
-            "dev=eth%u qlen=%u seq=%" PRIu64 " len=%u", n->dev.index, qdisc_qlen(n->qdisc), skb->seq,
-            skb->len);
+            "dev=eth%u why=%s qlen=%u seq=%" PRIu64 " len=%u", n->dev.index, why,
+            qdisc_qlen(n->qdisc), skb->seq, skb->len);
     netdev_skb_orphan(skb, n->qdisc_cpu);
     skb_free(n->dev.host->pool, skb);
+}
+
+/* An skb fq_codel dropped after queuing it. */
+static void nic_qdisc_dropped(void *ctx, Skb *skb, QdiscDropReason why)
+{
+    if (why == QDISC_DROP_CODEL)
+        nic_qdisc_drop(ctx, skb, CTR_SksimQdiscCodelDrops, "codel");
+    else
+        nic_qdisc_drop(ctx, skb, CTR_SksimQdiscOverlimitDrops, "overlimit");
 }
 
 static void nic_qdisc_run(Nic *n, Cpu *cpu)
@@ -230,7 +239,7 @@ int nic_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
     n->qdisc_cpu = cpu;
     int verdict = qdisc_enqueue(n->qdisc, skb);
     if (verdict == NET_XMIT_DROP) {
-        nic_qdisc_dropped(n, skb);
+        nic_qdisc_drop(n, skb, CTR_SksimQdiscDrops, "full");
         return NET_XMIT_DROP;
     }
     nic_qdisc_run(n, cpu);

@@ -210,8 +210,7 @@ static bool should_drop(const Qdisc *q, CodelVars *cv, const Skb *skb, sim_time_
 
 static void codel_drop(Qdisc *q, Skb *skb)
 {
-    q->st.codel_drops++;
-    q->drop(q->ctx, skb);
+    q->drop(q->ctx, skb, QDISC_DROP_CODEL);
 }
 
 /* The dropping state: drop the head each time drop_next passes, until the sojourn falls below
@@ -280,8 +279,7 @@ static FqFlow *fq_drop_fattest(Qdisc *q)
     do {
         Skb *skb = flow_pop(q, fat);
         len += pkt_len(skb);
-        q->st.overlimit_drops++;
-        q->drop(q->ctx, skb);
+        q->drop(q->ctx, skb, QDISC_DROP_OVERLIMIT);
     } while (++n < FQ_DROP_BATCH && len < threshold);
     fat->cv.count += n; /* "tell codel to increase its signal strength also" */
     return fat;

@@ -18,9 +18,14 @@
 
 typedef struct Qdisc Qdisc;
 
-/* Called for each skb the qdisc drops after it had queued it (fq_codel: CoDel at dequeue, the
- * fattest flow's head on overflow). The callee frees it. */
-typedef void (*QdiscDropFn)(void *ctx, Skb *skb);
+/* Why the qdisc dropped an skb it had queued. */
+typedef enum QdiscDropReason {
+    QDISC_DROP_CODEL,    /* CoDel at dequeue: the flow's sojourn stayed above target */
+    QDISC_DROP_OVERLIMIT /* over qdisc_limit or qdisc_memory_limit: the fattest flow's head */
+} QdiscDropReason;
+
+/* Called for each skb the qdisc drops after it had queued it (fq_codel). The callee frees it. */
+typedef void (*QdiscDropFn)(void *ctx, Skb *skb, QdiscDropReason why);
 
 Qdisc *qdisc_new(const NicConf *conf, QdiscDropFn drop, void *ctx);
 /* Frees the qdisc and the skbs still in it. */
@@ -35,10 +40,8 @@ Skb *qdisc_dequeue(Qdisc *q, sim_time_t now);
 /* Skbs queued. */
 uint32_t qdisc_qlen(const Qdisc *q);
 
-/* fq_codel's statistics (tc -s qdisc): skbs dropped by CoDel and on overflow. */
+/* fq_codel's statistics (tc -s qdisc) other than its drops, which the drop callback counts. */
 typedef struct QdiscStats {
-    uint64_t codel_drops;    /* drop_count: CoDel's drops at dequeue */
-    uint64_t overlimit_drops; /* drop_overlimit: dropped from the fattest flow on overflow */
     uint64_t new_flow_count; /* flows that joined new_flows */
 } QdiscStats;
 QdiscStats qdisc_stats(const Qdisc *q);

@@ -323,7 +323,9 @@ static const ConfKey table[] = {
              "qdisc_limit skbs or qdisc_memory_limit bytes of truesize it drops from the head of "
              "the flow with the most bytes, up to half of them and at most 64 skbs "
              "(NET_XMIT_CN when that was the sender's own flow). No ECN marking (the model has no "
-             "ECN) and no pacing: TCP paces itself (tcp.pacing) as it does under fq_codel."),
+             "ECN) and no pacing: TCP paces itself (tcp.pacing) as it does under fq_codel. "
+             "Counters: SksimQdiscDrops (refused), SksimQdiscCodelDrops, "
+             "SksimQdiscOverlimitDrops."),
     HOST("nic", "nic.codel_target", CONF_T_DURATION, nic.codel_target_ns, "5ms", "1us", "10s",
          "fq_codel: the sojourn time CoDel tolerates (target; 5 ms)."),
     HOST("nic", "nic.codel_interval", CONF_T_DURATION, nic.codel_interval_ns, "100ms", "1us",

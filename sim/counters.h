@@ -71,6 +71,9 @@
  * Then where packets were dropped below TCP, each drop in exactly one of them (Linux shows these
  * in tc -s qdisc, ethtool -S, /proc/net/softnet_stat, or not at all):
  *   QdiscDrops        skbs a full qdisc refused on this host (NET_XMIT_DROP back to TCP);
+ *   QdiscCodelDrops   skbs fq_codel had queued and CoDel dropped at dequeue (drop_count);
+ *   QdiscOverlimitDrops skbs fq_codel had queued and dropped from its fattest flow when over its
+ *                     packet or memory limit (drop_overlimit);
  *   LinkQueueDrops    frames this host sent that the link's drop-tail queue refused (or that had
  *                     no link to go to);
  *   LinkRandomLosses  frames this host sent that the link lost at random (links.L.loss);
@@ -97,6 +100,8 @@
     X(SksimRTOPeerDelayedAck)                                                                   \
     X(SksimRTOPeerOther)                                                                        \
     X(SksimQdiscDrops)                                                                          \
+    X(SksimQdiscCodelDrops)                                                                     \
+    X(SksimQdiscOverlimitDrops)                                                                 \
     X(SksimLinkQueueDrops)                                                                      \
     X(SksimLinkRandomLosses)                                                                    \
     X(SksimRxRingDrops)                                                                         \

@@ -23,7 +23,8 @@ fifo="$(goodputs pfifo | spread)" || fail "pfifo: not four flows"
 fq="$(goodputs fq_codel | spread)" || fail "fq_codel: not four flows"
 [ "$fifo" -gt 10 ] || fail "pfifo: the flows' goodputs are within ${fifo} % (expected > 10 %)"
 [ "$fq" -lt 1 ] || fail "fq_codel: the flows' goodputs differ by ${fq} % (expected < 1 %)"
-drops="$(awk '/"clnt": \{/ { inside = 1 }
-  inside && /"SksimQdiscDrops":/ { gsub(/[^0-9]/, ""); print; exit }' \
-  "$TMP/fq_codel/after/metrics.json")"
-[ "$drops" = 0 ] || fail "fq_codel dropped ${drops:-?} skbs at the client"
+for c in SksimQdiscDrops SksimQdiscCodelDrops SksimQdiscOverlimitDrops; do
+  drops="$(awk -v c="\"$c\":" '/"clnt": \{/ { inside = 1 }
+    inside && index($0, c) { gsub(/[^0-9]/, ""); print; exit }' "$TMP/fq_codel/after/metrics.json")"
+  [ "$drops" = 0 ] || fail "fq_codel: $c = ${drops:-?} at the client"
+done
