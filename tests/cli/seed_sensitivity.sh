@@ -26,6 +26,9 @@
 #       netserver, now behind and owning its socket, takes the skbs from its backlog on its own
 #       CPU (cold-backlog work) and keeps that mode: the sender's CPU is freed. Every 16 skbs
 #       keeps the window open, and the first mode (docs/open-findings.md, seed 001).
+#   001, the write size: the flush counter lives in one tcp_sendmsg() call (a local of
+#       tcp_sendmsg_locked), so 64 KiB writes, one skb each, reach neither 1 nor 16 new skbs
+#       within a call and the two variants run alike.
 source "$(dirname "$0")/common.bash"
 
 # sweep NAME SCENARIO DURATION ARGS...: sksim sweep into $TMP/NAME (sweep.csv).
@@ -99,6 +102,10 @@ sweep gro backlog-limit 1s --variant before --set hosts.receiver.nic.irq_coalesc
 acks_off=$(col gro false before TcpInSegs) acks_on=$(col gro true before TcpInSegs)
 [ "$acks_off" -gt $((acks_on * 4)) ] ||
   fail "004: $acks_off ACKs at the sender without the receiver's GRO, $acks_on with it (expected > 4x)"
+sweep write sendmsg-flush-backlog 500ms --param workloads.stream.write_size=64KiB
+a=$(col write 64KiB after goodput_bps) b=$(col write 64KiB before goodput_bps)
+awk -v a="$a" -v b="$b" 'BEGIN { g = a / b; exit !(g > 0.99 && g < 1.01) }' ||
+  fail "001, 64 KiB writes: after/before $a / $b, expected within 1 %"
 sweep rr delack-prequeue 500ms --variant before --variant after --param workloads.rr.flows=10,60
 gain() {
   local a b
