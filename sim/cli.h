@@ -79,6 +79,7 @@ typedef struct CliRunArgs {
     char *trace_window; /* --trace-window T0:T1 */
     char **log;         /* --log CATEGORY[,CATEGORY] */
     gint jobs;          /* --jobs: variants run at a time (>= 1) */
+    gint seeds;         /* compare --seeds: consecutive seeds from --seed (>= 1) */
 } CliRunArgs;
 
 void cli_run_args_clear(CliRunArgs *a);
@@ -161,13 +162,16 @@ typedef struct CompareRow {
     GArray *values; /* double per variant, in run order; NaN when not available */
 } CompareRow;
 
-/* The outcome of one expect check. */
+/* The outcome of one expect check: of one run of each variant, or (compare --seeds) the mean
+ * of the check's values over several seeds, with the 95 % confidence interval of that mean. */
 typedef struct CheckOutcome {
     const ExpectConf *expect;
     gboolean pass;
     gboolean has_value;
     double value;
-    char *error; /* evaluation error, or NULL */
+    char *error;         /* evaluation error, or NULL */
+    GArray *seed_values; /* double per seed when value is their mean; NULL for one run */
+    double ci_lo, ci_hi; /* with seed_values: the mean's 95 % interval (sim/stats.h) */
 } CheckOutcome;
 
 CompareRow *compare_row_new(const char *name, const char *key, double scale, int decimals);
@@ -190,13 +194,14 @@ double compare_change_pct(const CompareRow *row);
 char *compare_table(const GPtrArray *rows, const GPtrArray *results);
 /* "PASS name: value in [min, max]" or "FAIL name: ..." (no newline). */
 char *compare_check_line(const CheckOutcome *c);
-/* compare.md: title, seed, table, checks, then the diagnosis table and the CPU profile table
- * (diag and profile may be NULL). */
-char *compare_markdown(const Scenario *s, uint64_t seed, const char *table,
+/* compare.md: title, seed (nseeds > 1: the seeds seed..seed+nseeds-1, whose means the table
+ * and checks give), table, checks, then the diagnosis table and the CPU profile table (diag and
+ * profile may be NULL). */
+char *compare_markdown(const Scenario *s, uint64_t seed, guint nseeds, const char *table,
                        const GArray *checks, const char *diag, const char *profile);
-/* compare.json: the rows, the checks, the diagnosis rows ("timer_diag", counts), the CPU
- * profile rows (in seconds), the verdict. */
-char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
+/* compare.json: the seed(s), the rows, the checks, the diagnosis rows ("timer_diag", counts),
+ * the CPU profile rows (in seconds), the verdict. */
+char *compare_json(const Scenario *s, uint64_t seed, guint nseeds, const GPtrArray *rows,
                    const GPtrArray *diag_rows, const GPtrArray *profile_rows,
                    const GPtrArray *results, const GArray *checks);
 

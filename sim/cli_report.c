@@ -309,21 +309,33 @@ char *compare_check_line(const CheckOutcome *c)
         return g_strdup_printf("%s %s: %s", verdict, name, c->error);
     g_autofree char *lo = bound_text(e->has_min, e->min, "-inf");
     g_autofree char *hi = bound_text(e->has_max, e->max, "inf");
-    return g_strdup_printf("%s %s: %.6g %s [%s, %s]", verdict, name, c->value,
-                           c->pass ? "in" : "not in", lo, hi);
+    g_autofree char *ci = c->seed_values
+        ? g_strdup_printf(" (mean of %u seeds, 95 %% CI %.6g to %.6g)", c->seed_values->len,
+                          c->ci_lo, c->ci_hi)
+        : g_strdup("");
+    return g_strdup_printf("%s %s: %.6g %s [%s, %s]%s", verdict, name, c->value,
+                           c->pass ? "in" : "not in", lo, hi, ci);
 }
 
-char *compare_markdown(const Scenario *s, uint64_t seed, const char *table, const GArray *checks,
-                       const char *diag, const char *profile)
+char *compare_markdown(const Scenario *s, uint64_t seed, guint nseeds, const char *table,
+                       const GArray *checks, const char *diag, const char *profile)
 {
     GString *out = g_string_new(NULL);
     const char *title = scenario_title(s);
     gboolean has_title = title && *title;
     g_string_append_printf(out, "# %s%s%s\n\n", scenario_name(s), has_title ? ": " : "",
                            has_title ? title : "");
-    g_string_append_printf(out, "Seed %" G_GUINT64_FORMAT ". Each variant's outputs are in "
-                           "`<variant>/` beside this file; change = last vs first variant.\n\n",
-                           (guint64)seed);
+    if (nseeds > 1)
+        g_string_append_printf(out, "Seeds %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT ": every "
+                               "figure is the mean over the %u seeds, each check's value the "
+                               "mean of its values, with the 95 %% confidence interval of that "
+                               "mean. Each seed's outputs and its own compare.md are in "
+                               "`seed-<N>/` beside this file; change = last vs first variant.\n\n",
+                               (guint64)seed, (guint64)seed + nseeds - 1, nseeds);
+    else
+        g_string_append_printf(out, "Seed %" G_GUINT64_FORMAT ". Each variant's outputs are in "
+                               "`<variant>/` beside this file; change = last vs first variant.\n\n",
+                               (guint64)seed);
     g_string_append(out, table);
     if (checks->len > 0)
         g_string_append(out, "\n## Checks\n\n");
@@ -391,6 +403,15 @@ static void json_checks(JsonWriter *w, const GArray *checks)
         json_bound(w, "min", e->has_min, e->min);
         json_bound(w, "max", e->has_max, e->max);
         json_bound(w, "value", c->has_value, c->value);
+        if (c->seed_values) {
+            json_member_double(w, "ci_lo", c->ci_lo);
+            json_member_double(w, "ci_hi", c->ci_hi);
+            json_key(w, "seed_values");
+            json_begin_array(w);
+            for (guint k = 0; k < c->seed_values->len; k++)
+                json_double(w, g_array_index(c->seed_values, double, k));
+            json_end_array(w);
+        }
         json_member_bool(w, "pass", c->pass);
         json_member_string(w, "error", c->error);
         json_end_object(w);
@@ -406,7 +427,7 @@ static gboolean all_pass(const GArray *checks)
     return TRUE;
 }
 
-char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
+char *compare_json(const Scenario *s, uint64_t seed, guint nseeds, const GPtrArray *rows,
                    const GPtrArray *diag_rows, const GPtrArray *profile_rows,
                    const GPtrArray *results, const GArray *checks)
 {
@@ -416,6 +437,8 @@ char *compare_json(const Scenario *s, uint64_t seed, const GPtrArray *rows,
     json_member_string(w, "scenario", scenario_name(s));
     json_member_string(w, "title", scenario_title(s));
     json_member_uint(w, "seed", seed);
+    if (nseeds > 1)
+        json_member_uint(w, "seeds", nseeds);
     json_key(w, "variants");
     json_begin_array(w);
     for (guint i = 0; i < results->len; i++)

@@ -69,9 +69,17 @@ static void add_run_entries(GOptionContext *ctx, CliRunArgs *a, gboolean with_va
           "the same whatever N", "N" },
         { NULL },
     };
+    const GOptionEntry seeds_entry[] = {
+        { "seeds", 0, 0, G_OPTION_ARG_INT, &a->seeds,
+          "Run every variant for N consecutive seeds from --seed (default 1) and compare the "
+          "means; each check passes when its mean is inside its band", "N" },
+        { NULL },
+    };
     if (with_variant)
         g_option_context_add_main_entries(ctx, variant_entry, NULL);
     g_option_context_add_main_entries(ctx, entries, NULL);
+    if (!with_variant) /* compare */
+        g_option_context_add_main_entries(ctx, seeds_entry, NULL);
 }
 
 /* Parse `run` or `compare` arguments into a (must be cleared by the caller) and the one FILE. */
@@ -82,11 +90,16 @@ gboolean cli_parse_run_args(const char *cmd, const char *summary, const char *de
     g_autoptr(GOptionContext) ctx = cli_context_new(cmd, "FILE", summary, description, NULL);
     add_run_entries(ctx, a, with_variant);
     a->jobs = 1;
+    a->seeds = 1;
     g_auto(GStrv) args = NULL;
     if (!cli_parse(ctx, cmd, argc, argv, &args) || !cli_run_args_check(a, cmd))
         return FALSE;
     if (a->jobs < 1) {
         cli_usage_error(cmd, "--jobs must be >= 1");
+        return FALSE;
+    }
+    if (a->seeds < 1 || a->seeds > 1000) {
+        cli_usage_error(cmd, "--seeds must be between 1 and 1000");
         return FALSE;
     }
     if (g_strv_length(args) != 2) {
