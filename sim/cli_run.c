@@ -102,6 +102,10 @@ gboolean cli_parse_run_args(const char *cmd, const char *summary, const char *de
         cli_usage_error(cmd, "--seeds must be between 1 and 1000");
         return FALSE;
     }
+    if (a->seeds > 1 && a->trace) { /* every seed would write the same FILE.<variant> */
+        cli_usage_error(cmd, "--trace takes one run per variant: trace one seed with --seed N");
+        return FALSE;
+    }
     if (g_strv_length(args) != 2) {
         cli_usage_error(cmd, "expected exactly one scenario FILE");
         return FALSE;

@@ -60,4 +60,7 @@ expect_grep '^  "pass": false$' "$TMP/f/compare.json"
 
 expect_status 2 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --seeds 0
 expect_grep "seeds must be between 1 and 1000" "$TMP/err"
+# one trace file per variant: with several seeds they would overwrite each other
+expect_status 2 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --seeds 2 --trace "$TMP/t.json"
+expect_grep "trace one seed with --seed N" "$TMP/err"
 echo ok
