@@ -197,6 +197,18 @@ static char *check_line(const JsonValue *c)
     o.error = (char *)json_string_value(json_get(c, "error"));
     if (!e.name && !e.check)
         e.check = "?";
+    /* compare --seeds: the value is a mean, with its interval */
+    const JsonValue *seed_values = json_get(c, "seed_values");
+    g_autoptr(GArray) values = g_array_new(FALSE, FALSE, sizeof(double));
+    if (json_len(seed_values) > 0 && json_bound(json_get(c, "ci_lo"), &o.ci_lo) &&
+        json_bound(json_get(c, "ci_hi"), &o.ci_hi)) {
+        for (guint k = 0; k < json_len(seed_values); k++) {
+            double x = NAN;
+            json_number(json_at(seed_values, k), &x);
+            g_array_append_val(values, x);
+        }
+        o.seed_values = values;
+    }
     return compare_check_line(&o);
 }
 
@@ -231,12 +243,19 @@ static void append_text(GString *out, const char *label, const char *text, const
 static void append_results(GString *out, const Section *sec)
 {
     g_autofree char *table = table_from_json(sec->compare);
-    double seed = NAN;
+    double seed = NAN, seeds = 1;
     json_number(json_get(sec->compare, "seed"), &seed);
-    g_string_append_printf(out,
-                           "**sksim's result** (seed %.0f; change = last vs first variant):\n\n"
-                           "%s\n",
-                           seed, table);
+    json_number(json_get(sec->compare, "seeds"), &seeds);
+    if (seeds > 1)
+        g_string_append_printf(out,
+                               "**sksim's result** (the mean over seeds %.0f to %.0f; change = "
+                               "last vs first variant):\n\n%s\n",
+                               seed, seed + seeds - 1, table);
+    else
+        g_string_append_printf(out,
+                               "**sksim's result** (seed %.0f; change = last vs first variant):"
+                               "\n\n%s\n",
+                               seed, table);
     const JsonValue *checks = json_get(sec->compare, "checks");
     if (json_len(checks) == 0)
         g_string_append(out, "No expect checks.\n\n");
@@ -259,18 +278,37 @@ static void append_results(GString *out, const Section *sec)
                                REPORT_PROFILE_ROWS, profile);
 }
 
+/* The figures' directory: <dir>/plots, or with compare --seeds the first seed's (its runs are
+ * drawn; means over seeds are not). */
+static char *plots_dir(const Section *sec, double *seed)
+{
+    double seeds = 1;
+    *seed = NAN;
+    json_number(json_get(sec->compare, "seeds"), &seeds);
+    if (seeds <= 1 || !json_number(json_get(sec->compare, "seed"), seed))
+        return g_build_filename(sec->dir, "plots", NULL);
+    g_autofree char *name = g_strdup_printf("seed-%.0f", *seed);
+    return g_build_filename(sec->dir, name, "plots", NULL);
+}
+
 static void append_figures(GString *out, const Section *sec, const char *report_dir)
 {
     guint n = 0;
+    double seed;
+    g_autofree char *dir = plots_dir(sec, &seed);
     for (guint i = 0; i < G_N_ELEMENTS(figures); i++) {
         g_autofree char *png_name = g_strconcat(figures[i].file, ".png", NULL);
         g_autofree char *svg_name = g_strconcat(figures[i].file, ".svg", NULL);
-        g_autofree char *png = g_build_filename(sec->dir, "plots", png_name, NULL);
-        g_autofree char *svg = g_build_filename(sec->dir, "plots", svg_name, NULL);
+        g_autofree char *png = g_build_filename(dir, png_name, NULL);
+        g_autofree char *svg = g_build_filename(dir, svg_name, NULL);
         if (!g_file_test(png, G_FILE_TEST_IS_REGULAR))
             continue;
-        if (n++ == 0)
-            g_string_append(out, "**Figures**\n\n");
+        if (n++ == 0) {
+            if (isnan(seed))
+                g_string_append(out, "**Figures**\n\n");
+            else
+                g_string_append_printf(out, "**Figures** (the runs of seed %.0f)\n\n", seed);
+        }
         g_autofree char *rpng = relative_path(report_dir, png);
         g_autofree char *rsvg = relative_path(report_dir, svg);
         g_string_append_printf(out, "![%s](%s)  \n*%s* ([SVG](%s))\n\n", figures[i].caption, rpng,
@@ -314,8 +352,9 @@ static char *report_text(const GPtrArray *sections, const char *report_dir)
 {
     GString *out = g_string_new("# sksim report\n\n");
     g_string_append(out, "Each section is one scenario compared with `sksim compare` (every "
-                         "variant, one seed): what the patch changes, the result published with "
-                         "it, sksim's counters and the expect checks.\n\n");
+                         "variant, one seed, or the means over several with `--seeds`): what the "
+                         "patch changes, the result published with it, sksim's counters and the "
+                         "expect checks.\n\n");
     g_string_append(out, "| scenario | title | checks |\n|:---|:---|:---|\n");
     for (guint i = 0; i < sections->len; i++) {
         const Section *sec = g_ptr_array_index(sections, i);

@@ -77,6 +77,18 @@ if command -v gnuplot >/dev/null; then
   expect_grep "^!\[Retransmissions over time\]\(cli_fail/plots/retrans\.png\)  $" "$TMP/cwd/out/report.md"
 fi
 
+# compare --seeds: the mean over the seeds, each check with its interval, the first seed's figures
+sed -e 's/^name: cli_tiny$/name: rep_seeds/' tests/data/cli_tiny.yaml >"$TMP/seeds.yaml"
+expect_status 0 "$SKSIM_BIN" compare "$TMP/seeds.yaml" --seeds 2 --seed 4 --out "$res/rep_seeds" --quiet
+expect_status 0 "$SKSIM_BIN" report "$TMP/seeds.yaml" --results "$res" --out "$TMP/site/seeds.md"
+s="$TMP/site/seeds.md"
+expect_grep "^\*\*sksim's result\*\* \(the mean over seeds 4 to 5; " "$s"
+expect_grep "^- PASS goodput is a number: [0-9.e+]+ in \[0, inf\] \(mean of 2 seeds, 95 % CI .* to .*\)$" "$s"
+if command -v gnuplot >/dev/null; then
+  expect_grep "^\*\*Figures\*\* \(the runs of seed 4\)$" "$s"
+  expect_grep "^!\[Retransmissions over time\]\(\.\./res/rep_seeds/seed-4/plots/retrans\.png\)  $" "$s"
+fi
+
 # errors
 expect_status 2 "$SKSIM_BIN" report
 expect_status 2 "$SKSIM_BIN" report "$TMP/missing.yaml" --results "$res" --out "$TMP/x.md"
