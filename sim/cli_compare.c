@@ -198,10 +198,10 @@ typedef struct SeedRuns {
 
 static void seed_runs_free(gpointer p)
 {
-    SeedRuns *r = p;
+    SeedRuns *r = p; /* rows and checks are NULL when the seed's runs did not finish */
     g_ptr_array_unref(r->results);
-    g_ptr_array_unref(r->rows);
-    g_array_unref(r->checks);
+    g_clear_pointer(&r->rows, g_ptr_array_unref);
+    g_clear_pointer(&r->checks, g_array_unref);
     g_free(r);
 }
 

@@ -63,4 +63,9 @@ expect_grep "seeds must be between 1 and 1000" "$TMP/err"
 # one trace file per variant: with several seeds they would overwrite each other
 expect_status 2 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --seeds 2 --trace "$TMP/t.json"
 expect_grep "trace one seed with --seed N" "$TMP/err"
+# interrupted: exit 130 and no report of the seeds that did not all run
+expect_interrupted INT 130 "$SKSIM_BIN" compare scenarios/delack-prequeue.yaml --seeds 3 \
+  --duration 2s --quiet --out "$TMP/int"
+[ ! -e "$TMP/int/compare.json" ] || fail "an interrupted compare --seeds left compare.json"
+expect_no_grep "CRITICAL" "$TMP/err"
 echo ok
