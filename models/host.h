@@ -18,6 +18,7 @@ typedef struct NetDev NetDev;
 typedef struct SkbPool SkbPool;
 typedef struct Sock Sock;
 typedef struct Skb Skb;
+typedef struct Softnet Softnet;
 typedef struct Trace Trace;
 typedef struct EventLog EventLog;
 
@@ -34,6 +35,7 @@ typedef struct Host {
     Cpu **cpus;
     uint32_t nr_rqs_waiting;   /* CPUs with a task waiting on their run queue (models/sched.h
                                   rq_share_waiting_count; the kernel's rd->overload) */
+    Softnet *softnet;          /* each CPU's backlog of received skbs (models/softnet.h) */
     NetDev *loopback;          /* always present */
     NetDev **devs;             /* devices towards links, in link order */
     uint32_t ndevs;

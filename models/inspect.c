@@ -5,13 +5,14 @@
 #include "models/inspect.h"
 
 #include "models/nic_priv.h"
+#include "models/softnet.h"
 
 NetDevQueues netdev_queues(const NetDev *dev)
 {
     NetDevQueues q = { 0 };
     if (dev->kind == NETDEV_LOOPBACK) {
         q.loopback = true;
-        q.lo_input_qlen = loopback_max_input_qlen(dev);
+        q.lo_input_qlen = softnet_max_input_qlen(dev->host->softnet);
         q.lo_input_limit = dev->host->conf->tcp.max_backlog + 1;
         return q;
     }

@@ -23,8 +23,6 @@ typedef struct NetDevQueues {
 } NetDevQueues;
 NetDevQueues netdev_queues(const NetDev *dev);
 
-/* loopback.c: the longest per-CPU input_pkt_queue. */
-uint32_t loopback_max_input_qlen(const NetDev *dev);
 /* link.c: frames and wire bytes queued in direction dir (0: a->b, 1: b->a) now, the one on the
  * wire included (what drop-tail compares with links.L.queue). */
 void link_dir_occupancy(const Link *l, int dir, uint64_t *frames, uint64_t *bytes);

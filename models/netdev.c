@@ -108,6 +108,15 @@ void netdev_deliver(NetDev *dev, Skb *skb, Cpu *cpu)
     ip_rcv(dev->host, skb, cpu);
 }
 
+void netdev_backlog_deliver(NetDev *dev, Skb *skb, Cpu *cpu)
+{
+    if (dev->kind == NETDEV_LOOPBACK) {
+        dev->stats.rx_frames++;
+        dev->stats.rx_bytes += wire_ip_len(skb);
+    }
+    netdev_deliver(dev, skb, cpu);
+}
+
 void netdev_skb_orphan(Skb *skb, Cpu *cpu)
 {
     Sock *sk = skb->sk;

@@ -40,6 +40,9 @@ bool netdev_sw_gso(const NetDev *dev, const Skb *skb);
 void netdev_tap_segments(NetDev *dev, const Skb *skb);
 /* Received skb leaves the device: RX counters, capture, ip_rcv. */
 void netdev_deliver(NetDev *dev, Skb *skb, Cpu *cpu);
+/* An skb a CPU's backlog (softnet.c) hands on: loopback counts it received there (its "driver"
+ * is process_backlog), a NIC already did in its poll; then netdev_deliver. */
+void netdev_backlog_deliver(NetDev *dev, Skb *skb, Cpu *cpu);
 /* Uncharge sk_wmem_alloc and run the socket's TX completion hook (skb destructor, tcp_wfree). */
 void netdev_skb_orphan(Skb *skb, Cpu *cpu);
 

@@ -27,6 +27,7 @@ typedef struct SackBlock {
 } SackBlock;
 
 struct Sock;
+struct NetDev;
 
 typedef struct Skb {
     struct Skb *next;     /* queue link (backlog, rings, write queue) */
@@ -65,6 +66,7 @@ typedef struct Skb {
     uint8_t sacked;       /* TCPCB_* sack/retrans/lost marks */
     bool ever_retrans;
     uint32_t pcount_delivered;
+    struct NetDev *rx_dev; /* receive: its device while it waits in a CPU's backlog (softnet.c) */
 } Skb;
 
 typedef struct SkbPool SkbPool;

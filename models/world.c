@@ -13,6 +13,7 @@
 #include "models/cpu.h"
 #include "models/netdev.h"
 #include "models/skb.h"
+#include "models/softnet.h"
 #include "models/tcp.h"
 #include "models/wire.h"
 #include "sim/counters.h"
@@ -63,6 +64,7 @@ static Host *host_new(World *w, const HostConf *hc, uint16_t id)
     h->cpus = g_new0(Cpu *, hc->cpus);
     for (uint32_t i = 0; i < hc->cpus; i++)
         h->cpus[i] = cpu_new(h, i);
+    h->softnet = softnet_new(h);
     h->loopback = netdev_new_loopback(h);
     return h;
 }
@@ -172,6 +174,7 @@ World *world_new(Sim *sim, const ScenarioConf *conf, GError **error)
 
 static void host_free(Host *h)
 {
+    softnet_free(h->softnet); /* its queued skbs first: each names its device */
     netdev_free(h->loopback);
     for (uint32_t i = 0; i < h->ndevs; i++)
         netdev_free(h->devs[i]);

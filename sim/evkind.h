@@ -20,7 +20,8 @@
     X(EVK_NIC_IRQ, "nic_irq")                                                                   \
     X(EVK_PACING, "pacing")                                                                     \
     X(EVK_TASK_WAKE, "task_wake")                                                               \
-    X(EVK_COMP_SACK, "comp_sack")
+    X(EVK_COMP_SACK, "comp_sack")                                                               \
+    X(EVK_RPS_IPI, "rps_ipi")
 
 enum {
 #define SIM_EVKIND_ENUM(id, name) id,

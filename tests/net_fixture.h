@@ -13,6 +13,7 @@
 
 #include "models/netdev.h"
 #include "models/sock.h"
+#include "models/softnet.h"
 #include "models/truesize.h"
 #include "models/wire.h"
 
@@ -138,6 +139,7 @@ static inline void fix_cpus(NetFix *f, int i, uint32_t n)
 static inline void fix_loopback(NetFix *f)
 {
     for (int i = 0; i < 2; i++) {
+        f->host[i].softnet = softnet_new(&f->host[i]);
         f->lo[i] = netdev_new_loopback(&f->host[i]);
         f->host[i].loopback = f->lo[i];
     }
@@ -147,6 +149,7 @@ static inline void fix_free(NetFix *f)
 {
     link_free(f->link);
     for (int i = 0; i < 2; i++) {
+        softnet_free(f->host[i].softnet);
         netdev_free(f->nic[i]);
         netdev_free(f->lo[i]);
         for (uint32_t c = 0; c < f->host[i].ncpus; c++)

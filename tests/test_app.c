@@ -8,6 +8,7 @@
  */
 #include <glib.h>
 
+#include "models/softnet.h"
 #include "models/app.h"
 #include "models/netdev.h"
 #include "models/sock_test_util.h"
@@ -21,6 +22,7 @@ static void test_stream_recv_size_is_initial_rcvbuf(void)
     test_host_build(th);
     Host *h = &th->host;
     h->socks = g_ptr_array_new();
+    h->softnet = softnet_new(h);
     h->loopback = netdev_new_loopback(h);
     TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
     tcp_connect_pair(a, b, 65536);
@@ -38,6 +40,7 @@ static void test_stream_recv_size_is_initial_rcvbuf(void)
     app_free(app);
     tcp_sock_free(a);
     tcp_sock_free(b);
+    softnet_free(h->softnet);
     netdev_free(h->loopback);
     g_ptr_array_free(h->socks, TRUE);
     test_host_free(th);

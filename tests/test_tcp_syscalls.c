@@ -4,6 +4,7 @@
  * recvmsg's tcp_cleanup_rbuf before sk_wait_data with a backlog waiting (A.10). */
 #include <inttypes.h>
 
+#include "models/softnet.h"
 #include "models/netdev.h"
 #include "models/sock_test_util.h"
 #include "tcp_harness.h"
@@ -118,6 +119,7 @@ static void test_loopback_transfer(void)
     test_host_build(th);
     Host *h = &th->host;
     h->socks = g_ptr_array_new();
+    h->softnet = softnet_new(h);
     h->loopback = netdev_new_loopback(h);
     TcpSock *a = tcp_sock_new(h, 1, 1), *b = tcp_sock_new(h, 1, 2);
     tcp_connect_pair(a, b, 65536);
@@ -140,6 +142,7 @@ static void test_loopback_transfer(void)
     g_assert_cmpuint(h->ctr.v[CTR_TcpOutSegs], >=, (a->snd_nxt - 1) / 65483);
     tcp_sock_free(a);
     tcp_sock_free(b);
+    softnet_free(h->softnet);
     netdev_free(h->loopback);
     g_ptr_array_free(h->socks, TRUE);
     test_host_free(th);
