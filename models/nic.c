@@ -63,6 +63,7 @@
 #include <inttypes.h>
 
 #include "models/observe.h"
+#include "models/softnet.h"
 #include "models/truesize.h"
 #include "models/wire.h"
 
@@ -94,11 +95,8 @@ static Cpu *nic_irq_cpu(const NicQueue *q)
 #define RSS_FMIX_MUL2 0xc4ceb9fe1a85ec53ull
 #define RSS_FMIX_SHIFT 33
 
-uint32_t nic_rss_queue(uint16_t src_host, uint16_t sport, uint16_t dst_host, uint16_t dport,
-                       uint32_t nq)
+static uint64_t flow_hash(uint16_t src_host, uint16_t sport, uint16_t dst_host, uint16_t dport)
 {
-    if (nq <= 1)
-        return 0;
     uint64_t x = (uint64_t)src_host << 48 | (uint64_t)sport << 32 | (uint64_t)dst_host << 16 |
                  dport;
     x ^= x >> RSS_FMIX_SHIFT;
@@ -106,7 +104,22 @@ uint32_t nic_rss_queue(uint16_t src_host, uint16_t sport, uint16_t dst_host, uin
     x ^= x >> RSS_FMIX_SHIFT;
     x *= RSS_FMIX_MUL2;
     x ^= x >> RSS_FMIX_SHIFT;
-    return (uint32_t)(x % nq);
+    return x;
+}
+
+uint32_t nic_rss_queue(uint16_t src_host, uint16_t sport, uint16_t dst_host, uint16_t dport,
+                       uint32_t nq)
+{
+    if (nq <= 1)
+        return 0;
+    return (uint32_t)(flow_hash(src_host, sport, dst_host, dport) % nq);
+}
+
+/* skb->hash as RPS reads it: the high half of the flow hash, so that the CPU it picks does
+ * not follow the RX queue the low half picked. */
+static uint32_t rps_hash(const Skb *skb)
+{
+    return (uint32_t)(flow_hash(skb->src_host, skb->sport, skb->dst_host, skb->dport) >> 32);
 }
 
 /* ---- transmit ---- */
@@ -440,10 +453,21 @@ static void nic_napi_repoll(SoftirqWork *w, Cpu *cpu)
     gro_flush_normal(&q->gro, q->nic->dev.host->hz >= 1000, cpu);
 }
 
+/* What GRO hands up: with RPS or RFS (hosts.H.nic.rps_cpus, nic.rfs) the skb joins the
+ * backlog of the CPU get_rps_cpu picks, this one included (netif_receive_skb_internal), and
+ * that CPU's softirq delivers it; without them it goes up here. */
 static void nic_gro_deliver(void *ctx, Skb *skb, Cpu *cpu)
 {
     NicQueue *q = ctx;
-    netdev_deliver(&q->nic->dev, skb, cpu);
+    Nic *n = q->nic;
+    Host *h = n->dev.host;
+    int32_t target = cpu ? softnet_rps_cpu(h->softnet, n->conf, skb, rps_hash(skb)) : -1;
+    if (target < 0) {
+        netdev_deliver(&n->dev, skb, cpu);
+        return;
+    }
+    cpu_charge_cost(cpu, COST_RPS_ENQUEUE);
+    softnet_enqueue(h->softnet, &n->dev, skb, (uint32_t)target, cpu);
 }
 
 /* ---- life cycle ---- */

@@ -67,6 +67,7 @@ typedef struct Skb {
     bool ever_retrans;
     uint32_t pcount_delivered;
     struct NetDev *rx_dev; /* receive: its device while it waits in a CPU's backlog (softnet.c) */
+    bool rx_steered;      /* ... queued there by another CPU (RPS/RFS): cache-cold on arrival */
 } Skb;
 
 typedef struct SkbPool SkbPool;

@@ -13,12 +13,15 @@
  * own receive accounting). When its process_queue is empty it takes the whole input_pkt_queue
  * over (skb_queue_splice), so new skbs find an empty input queue again while older ones are
  * still being delivered; the poll ends when both are empty. The weight (dev_rx_weight, 64) is
- * applied by cpu.c like any NAPI weight.
+ * applied by cpu.c like any NAPI weight. An skb that another CPU queued (RPS/RFS) arrives
+ * cache-cold, its head written by the IRQ CPU: COST_BACKLOG_EXTRA, as for a socket backlog skb.
  *
  * Each queued skb remembers its device (skb->rx_dev, the kernel's skb->dev), so a NIC's skb
  * steered by RPS is delivered as the NIC's and loopback's as lo's.
  */
 #include "models/softnet.h"
+
+#include <glib.h>
 
 #include "models/cpu.h"
 #include "models/netdev_priv.h"
@@ -41,7 +44,48 @@ struct Softnet {
     Host *host;
     uint32_t ncpus;
     SoftnetCpu *cpu;
+    /* RFS, indexed by connection id; each entry a CPU + 1, 0 when unset */
+    GArray *rfs_desired; /* rps_sock_flow_table: where the socket was last used */
+    GArray *rfs_current; /* rps_dev_flow: where the flow's skbs go now */
 };
+
+static uint32_t conn_entry(const GArray *a, uint32_t conn)
+{
+    return conn < a->len ? g_array_index(a, uint32_t, conn) : 0;
+}
+
+static void conn_set(GArray *a, uint32_t conn, uint32_t v)
+{
+    if (conn >= a->len)
+        g_array_set_size(a, conn + 1); /* the new entries are zero: the arrays clear */
+    g_array_index(a, uint32_t, conn) = v;
+}
+
+void softnet_rfs_record(Softnet *sn, uint32_t conn, uint32_t cpu)
+{
+    if (conn_entry(sn->rfs_desired, conn) != cpu + 1) /* the kernel writes only on a change */
+        conn_set(sn->rfs_desired, conn, cpu + 1);
+}
+
+int32_t softnet_rps_cpu(Softnet *sn, const NicConf *conf, const Skb *skb, uint32_t hash)
+{
+    if (conf->rfs) {
+        uint32_t desired = conn_entry(sn->rfs_desired, skb->conn);
+        uint32_t current = conn_entry(sn->rfs_current, skb->conn);
+        if (desired) {
+            if (current != desired &&
+                (!current || softnet_flow_pending(sn, current - 1, skb->conn) == 0)) {
+                current = desired;
+                conn_set(sn->rfs_current, skb->conn, current);
+            }
+            return (int32_t)current - 1;
+        }
+    }
+    const CpuList *map = &conf->rps_cpus;
+    if (map->n == 0)
+        return -1;
+    return (int32_t)map->cpu[((uint64_t)hash * map->n) >> 32]; /* reciprocal_scale */
+}
 
 static bool process_backlog(SoftirqWork *w, Cpu *cpu)
 {
@@ -54,7 +98,10 @@ static bool process_backlog(SoftirqWork *w, Cpu *cpu)
     Skb *skb = skb_dequeue(&b->process);
     if (skb) {
         NetDev *dev = skb->rx_dev;
+        if (skb->rx_steered) /* its lines are in the IRQ CPU's cache (sim/costs.h) */
+            cpu_charge_cost(cpu, COST_BACKLOG_EXTRA);
         skb->rx_dev = NULL;
+        skb->rx_steered = false;
         netdev_backlog_deliver(dev, skb, cpu);
     }
     if (skb_queue_empty(&b->process) && skb_queue_empty(&b->input)) {
@@ -98,6 +145,7 @@ bool softnet_enqueue(Softnet *sn, NetDev *dev, Skb *skb, uint32_t target, Cpu *f
         return false;
     }
     skb->rx_dev = dev;
+    skb->rx_steered = from && cpu_index(from) != target;
     skb_queue_tail(&b->input, skb);
     if (!b->scheduled)
         schedule_backlog(b, from);
@@ -132,6 +180,8 @@ Softnet *softnet_new(Host *h)
     sn->host = h;
     sn->ncpus = h->ncpus ? h->ncpus : 1;
     sn->cpu = g_new0(SoftnetCpu, sn->ncpus);
+    sn->rfs_desired = g_array_new(FALSE, TRUE, sizeof(uint32_t));
+    sn->rfs_current = g_array_new(FALSE, TRUE, sizeof(uint32_t));
     for (uint32_t i = 0; i < sn->ncpus; i++) {
         SoftnetCpu *b = &sn->cpu[i];
         b->sn = sn;
@@ -154,5 +204,7 @@ void softnet_free(Softnet *sn)
         skb_queue_purge(&sn->cpu[i].process, sn->host->pool);
     }
     g_free(sn->cpu);
+    g_array_free(sn->rfs_desired, TRUE);
+    g_array_free(sn->rfs_current, TRUE);
     g_free(sn);
 }

@@ -27,6 +27,16 @@ bool softnet_enqueue(Softnet *sn, NetDev *dev, Skb *skb, uint32_t target, Cpu *f
 /* Skbs of connection conn queued on CPU cpu and not yet delivered (RFS moves a flow to another
  * CPU only when none is left behind: the kernel's last_qtail test). */
 uint32_t softnet_flow_pending(const Softnet *sn, uint32_t cpu, uint32_t conn);
+/* RFS, sock_rps_record_flow (inet_recvmsg, inet_sendmsg): the socket of connection conn on this
+ * host was last used by a task on CPU cpu (the rps_sock_flow_table entry). */
+void softnet_rfs_record(Softnet *sn, uint32_t conn, uint32_t cpu);
+/* get_rps_cpu for skb, received by a NIC configured with conf on this host, whose flow hash is
+ * hash: the CPU whose backlog it joins, or -1 to process it on the receiving CPU. With
+ * conf->rfs, a flow goes to the CPU its socket was last used on (softnet_rfs_record), and moves
+ * there from the CPU it went to before only once none of its skbs is left in that CPU's backlog
+ * (the rps_dev_flow's last_qtail test); a flow whose socket was never used, or without rfs,
+ * goes to rps_cpus[reciprocal_scale(hash, n)] when conf->rps_cpus lists any. */
+int32_t softnet_rps_cpu(Softnet *sn, const NicConf *conf, const Skb *skb, uint32_t hash);
 /* The longest input queue of any CPU (the invariant check of queue limits). */
 uint32_t softnet_max_input_qlen(const Softnet *sn);
 

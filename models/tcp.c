@@ -17,6 +17,7 @@
  * Buffers: hosts.H.tcp.sndbuf is the initial sk_sndbuf; tcp_sndbuf_expand grows it (as at
  * connection establishment and on write space) up to tcp_wmem[2] = 4 MiB; it is never locked.
  */
+#include "models/softnet.h"
 #include "models/tcp_internal.h"
 #include "models/truesize.h"
 
@@ -467,8 +468,18 @@ static void tcp_sendmsg_wait(TcpSock *tp, Task *t, TcpCall *c)
     }
 }
 
+/* inet_sendmsg and inet_recvmsg: sock_rps_record_flow, for RFS (models/softnet.h). Unit tests
+ * may run a task without a CPU, or a host without softnet. */
+static void sock_rps_record_flow(TcpSock *tp, const Task *t)
+{
+    if (tp->sk.host->softnet && t->cpu)
+        softnet_rfs_record(tp->sk.host->softnet, tp->sk.conn, cpu_index(t->cpu));
+}
+
 bool tcp_sendmsg_step(TcpSock *tp, Task *t, TcpCall *c)
 {
+    if (c->phase == SND_LOCK)
+        sock_rps_record_flow(tp, t);
     switch (c->phase) {
     case SND_LOCK:
     case SND_WAIT_LOCK:
@@ -589,6 +600,8 @@ static bool tcp_recvmsg_end(TcpSock *tp, Task *t, TcpCall *c)
 
 bool tcp_recvmsg_step(TcpSock *tp, Task *t, TcpCall *c)
 {
+    if (c->phase == RCV_LOCK)
+        sock_rps_record_flow(tp, t);
     switch (c->phase) {
     case RCV_LOCK:
     case RCV_WAIT_LOCK:

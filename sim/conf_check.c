@@ -108,7 +108,7 @@ static gboolean check_cpus(const CpuList *l, const HostConf *h, const ConfNode *
     return TRUE;
 }
 
-/* hosts.H.nic.irq_cpu and every CPU of hosts.H.nic.irq_cpus exist on H. */
+/* hosts.H.nic.irq_cpu and every CPU of hosts.H.nic.irq_cpus and nic.rps_cpus exist on H. */
 static gboolean check_irq_cpus(const ScenarioConf *c, const ConfNode *root, const char *file,
                                GError **error)
 {
@@ -124,6 +124,9 @@ static gboolean check_irq_cpus(const ScenarioConf *c, const ConfNode *root, cons
             return FALSE;
         }
         if (!check_cpus(&h->nic.irq_cpus, h, root, file, lpath, error))
+            return FALSE;
+        g_autofree char *rpath = g_strdup_printf("hosts.%s.nic.rps_cpus", h->name);
+        if (!check_cpus(&h->nic.rps_cpus, h, root, file, rpath, error))
             return FALSE;
     }
     return TRUE;

@@ -401,6 +401,20 @@ static const ConfKey table[] = {
     HOST("nic", "nic.irq_cpus", CONF_T_CPULIST, nic.irq_cpus, "[]", NULL, NULL,
          "IRQ CPU of each RX queue (/proc/irq/N/smp_affinity): queue i uses irq_cpus[i mod n]; "
          "[] = CPU (irq_cpu + i) mod cpus. Every CPU must exist on the host."),
+    HOST("nic", "nic.rps_cpus", CONF_T_CPULIST, nic.rps_cpus, "[]", NULL, NULL,
+         "Receive packet steering (/sys/class/net/DEV/queues/rx-N/rps_cpus, the same for every "
+         "RX queue; off by default): after GRO, the IRQ CPU hands each skb to the backlog of "
+         "rps_cpus[reciprocal_scale(flow hash, n)] (enqueue_to_backlog, costs.rps_enqueue; an IPI "
+         "raises NET_RX there), whose softirq then runs IP and TCP for it (process_backlog). The "
+         "skbs share that CPU's backlog with loopback's, bounded by tcp.netdev_max_backlog. [] = "
+         "off. Every CPU must exist on the host."),
+    HOST("nic", "nic.rfs", CONF_T_BOOL, nic.rfs, "false", NULL, NULL,
+         "Receive flow steering (net.core.rps_sock_flow_entries and the queues' rps_flow_cnt set; "
+         "off by default): each flow's skbs go, as with RPS, to the backlog of the CPU on which "
+         "its socket's task last called recvmsg or sendmsg (sock_rps_record_flow); a flow moves "
+         "to a new CPU only when none of its skbs is left in the old CPU's backlog, so it is not "
+         "reordered. A flow whose socket was not used yet follows nic.rps_cpus, or stays on the "
+         "IRQ CPU."),
     HOST("tcp", "tcp.rto_min", CONF_T_DURATION, tcp.rto_min_ns, "200ms", "1ms", "120s",
          "Minimum RTO: TCP_RTO_MIN = HZ/5 = 200 ms (ip route rto_min). Counted in whole "
          "jiffies, rounded up (msecs_to_jiffies): 5ms at hz 250 is 8 ms."),

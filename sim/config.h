@@ -255,6 +255,8 @@ typedef struct NicConf {
     NicIrqMode irq_mode;       /* hosts.H.nic.irq_mode */
     uint32_t rx_queues;        /* hosts.H.nic.rx_queues: RSS queues, each its IRQ, NAPI, GRO */
     CpuList irq_cpus;          /* hosts.H.nic.irq_cpus: queue i's IRQ CPU; n == 0 = irq_cpu + i */
+    CpuList rps_cpus;          /* hosts.H.nic.rps_cpus: RPS map of every RX queue; n == 0 = off */
+    bool rfs;                  /* hosts.H.nic.rfs: receive flow steering */
 } NicConf;
 
 typedef struct TcpConf {

@@ -93,7 +93,13 @@
       "page allocation (~94 ns for the Linux buddy allocator on one core: LLFree, USENIX ATC "  \
       "2023), skb_fill_page_desc and the get_page/put_page atomics (~8 ns each, D.5), the "     \
       "copy loop's per-chunk checks (~30 ns) and the page's free when the skb is acked "        \
-      "(~60 ns, the allocation's other half); 3.7+ fill 32 KiB frags, in sendmsg_skb")
+      "(~60 ns, the allocation's other half); 3.7+ fill 32 KiB frags, in sendmsg_skb")         \
+    X(COST_RPS_ENQUEUE, "rps_enqueue", 200,                                                     \
+      "RPS/RFS on the IRQ CPU, per skb steered (nic.rps_cpus, nic.rfs): get_rps_cpu's two "      \
+      "flow-table lines, one written by the socket's CPU (~32 ns each, D.5), the target "        \
+      "backlog's lock taken across CPUs (~60 ns) and the queue and NAPI-list updates (~50 "      \
+      "ns), with the IPI's APIC write (~100 ns) shared by the skbs of one softirq run; the "     \
+      "target pays softirq_entry for the IPI and backlog_extra for each skb, cold there")
 
 typedef enum {
 #define SIM_COST_ENUM(id, key, def, doc) id,

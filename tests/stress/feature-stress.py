@@ -107,6 +107,11 @@ def nic_lines(r, ncpus):
         cpus = sorted(r.sample(range(ncpus), r.randint(1, ncpus)))
         lines.append("      irq_cpus: [" + ", ".join(map(str, cpus)) + "]")
     if r.random() < 0.3:
+        cpus = sorted(r.sample(range(ncpus), r.randint(1, ncpus)))
+        lines.append("      rps_cpus: [" + ", ".join(map(str, cpus)) + "]")
+    if r.random() < 0.3:
+        lines.append(f"      rfs: {flag(r, .5)}")
+    if r.random() < 0.3:
         lines += [f"      rx_ring: {r.choice([1, 8, 64, 1024, 4096])}",
                   f"      tx_ring: {r.choice([1, 8, 64, 1024])}",
                   f"      qdisc_limit: {r.choice([1, 10, 1000])}",
