@@ -65,9 +65,10 @@ typedef struct Skb {
     bool cloned;
     uint8_t sacked;       /* TCPCB_* sack/retrans/lost marks */
     bool ever_retrans;
+    bool rx_steered;      /* receive: queued on a CPU's backlog by another CPU (RPS/RFS), so
+                           * cache-cold when it is delivered (softnet.c) */
     uint32_t pcount_delivered;
-    struct NetDev *rx_dev; /* receive: its device while it waits in a CPU's backlog (softnet.c) */
-    bool rx_steered;      /* ... queued there by another CPU (RPS/RFS): cache-cold on arrival */
+    struct NetDev *rx_dev; /* receive: its device while it waits in a CPU's backlog */
 } Skb;
 
 typedef struct SkbPool SkbPool;
