@@ -1,4 +1,4 @@
-/* inspect.c - read-only views of private device state (the NIC's queues, the loopback backlog)
+/* inspect.c - read-only views of private device state (the NIC's queues, the CPUs' backlogs)
  * for the invariant checker; see models/inspect.h. Kept apart from nic.c and loopback.c so that
  * the models stay as they are: this file only reads their structs.
  */

@@ -17,7 +17,8 @@ typedef struct NetDevQueues {
     uint32_t qdisc_qlen, qdisc_limit;     /* NIC: pfifo qdisc, skbs */
     uint32_t tx_ring_used, tx_ring_limit; /* NIC: TX descriptors held */
     uint32_t rx_ring_qlen, rx_ring_limit; /* NIC: frames in the fullest RX queue's ring */
-    uint32_t lo_input_qlen, lo_input_limit; /* loopback: the longest per-CPU input queue, and
+    uint32_t lo_input_qlen, lo_input_limit; /* loopback: the longest per-CPU input queue of the
+                                               host (models/softnet.c, shared with RPS), and
                                                netdev_max_backlog + 1 (the kernel admits one
                                                skb past the limit: it drops when qlen > max) */
 } NetDevQueues;
