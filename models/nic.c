@@ -71,7 +71,7 @@
 
 /* The IRQ CPU of queue q: irq_cpus[q mod n] when the list is given, else (irq_cpu + q) mod
  * cpus - the spread a driver's default affinity hints or irqbalance give consecutive vectors. */
-static Cpu *nic_irq_cpu(const NicQueue *q)
+Cpu *nic_irq_cpu(const NicQueue *q)
 {
     const Nic *n = q->nic;
     const Host *h = n->dev.host;

@@ -77,6 +77,8 @@ void nic_irq(NicQueue *q, bool tx);
 /* Whether a frame arriving at `at` would make the interrupt fire sooner than it is due (none
  * is pending, or a TX completion's longer tx_coalesce set it). */
 bool nic_irq_rx_sooner(const NicQueue *q, sim_time_t at);
+/* The CPU queue q interrupts (nic.irq_cpus, or irq_cpu + its index); NULL in CPU-less tests. */
+Cpu *nic_irq_cpu(const NicQueue *q);
 
 /* nic_rx.c */
 void nic_rx_init(NicQueue *q);

@@ -20,6 +20,7 @@
  * frame raises the interrupt (nic.c). While NAPI is scheduled no event is needed: the poll
  * admits what has arrived each time it takes a frame.
  */
+#include "models/softnet.h"
 #include "models/nic_priv.h"
 
 #include <inttypes.h>
@@ -165,13 +166,31 @@ void nic_rx_arm(NicQueue *q)
         sim_schedule_at(q->nic->dev.host->sim, &q->rx_ev, at);
 }
 
-/* RSS: the burst joins the queue its 4-tuple hashes to (one hash per burst, not per frame). */
+/* Accelerated RFS: the queue whose interrupt CPU is where the flow's socket was last used, or
+ * NULL (no such queue, or the socket not used yet). */
+static NicQueue *arfs_queue(Nic *n, const Skb *h)
+{
+    int32_t cpu = softnet_rfs_cpu(n->dev.host->softnet, h->conn);
+    if (cpu < 0)
+        return NULL;
+    for (uint32_t i = 0; i < n->nq; i++) {
+        const Cpu *c = nic_irq_cpu(&n->q[i]);
+        if (c && cpu_index(c) == (uint32_t)cpu)
+            return &n->q[i];
+    }
+    return NULL;
+}
+
+/* RSS: the burst joins the queue its 4-tuple hashes to (one hash per burst, not per frame);
+ * with accelerated RFS (hosts.H.nic.arfs) the queue of its socket's CPU when there is one. */
 void nic_rx_train(NetDev *dev, const RxTrain *train)
 {
     Nic *n = nic_of(dev);
     g_assert(train->frames > 0);
     const Skb *h = train->skb;
-    NicQueue *q = &n->q[nic_rss_queue(h->src_host, h->sport, h->dst_host, h->dport, n->nq)];
+    NicQueue *q = n->conf->arfs ? arfs_queue(n, h) : NULL;
+    if (!q)
+        q = &n->q[nic_rss_queue(h->src_host, h->sport, h->dst_host, h->dport, n->nq)];
     trainq_push(&q->trains, train);
     nic_rx_arm(q);
 }

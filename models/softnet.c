@@ -67,6 +67,11 @@ void softnet_rfs_record(Softnet *sn, uint32_t conn, uint32_t cpu)
         conn_set(sn->rfs_desired, conn, cpu + 1);
 }
 
+int32_t softnet_rfs_cpu(const Softnet *sn, uint32_t conn)
+{
+    return (int32_t)conn_entry(sn->rfs_desired, conn) - 1;
+}
+
 int32_t softnet_rps_cpu(Softnet *sn, const NicConf *conf, const Skb *skb, uint32_t hash)
 {
     if (conf->rfs) {

@@ -30,6 +30,8 @@ uint32_t softnet_flow_pending(const Softnet *sn, uint32_t cpu, uint32_t conn);
 /* RFS, sock_rps_record_flow (inet_recvmsg, inet_sendmsg): the socket of connection conn on this
  * host was last used by a task on CPU cpu (the rps_sock_flow_table entry). */
 void softnet_rfs_record(Softnet *sn, uint32_t conn, uint32_t cpu);
+/* The CPU the socket of connection conn was last used on (softnet_rfs_record), or -1. */
+int32_t softnet_rfs_cpu(const Softnet *sn, uint32_t conn);
 /* get_rps_cpu for skb, received by a NIC configured with conf on this host, whose flow hash is
  * hash: the CPU whose backlog it joins, or -1 to process it on the receiving CPU. With
  * conf->rfs, a flow goes to the CPU its socket was last used on (softnet_rfs_record), and moves

@@ -128,6 +128,13 @@ static gboolean check_irq_cpus(const ScenarioConf *c, const ConfNode *root, cons
         g_autofree char *rpath = g_strdup_printf("hosts.%s.nic.rps_cpus", h->name);
         if (!check_cpus(&h->nic.rps_cpus, h, root, file, rpath, error))
             return FALSE;
+        if (h->nic.arfs && !h->nic.rfs) { /* the NIC's filters follow RFS's table */
+            g_autofree char *apath = g_strdup_printf("hosts.%s.nic.arfs", h->name);
+            conf_set_error(error, file, locate(root, apath), SKSIM_CONF_ERROR_RANGE,
+                           "%s needs hosts.%s.nic.rfs: true (accelerated RFS steers by RFS's "
+                           "flow table)", apath, h->name);
+            return FALSE;
+        }
     }
     return TRUE;
 }

@@ -415,6 +415,12 @@ static const ConfKey table[] = {
          "to a new CPU only when none of its skbs is left in the old CPU's backlog, so it is not "
          "reordered. A flow whose socket was not used yet follows nic.rps_cpus, or stays on the "
          "IRQ CPU."),
+    HOST("nic", "nic.arfs", CONF_T_BOOL, nic.arfs, "false", NULL, NULL,
+         "Accelerated RFS (ndo_rx_flow_steer, ethtool -K ntuple on; needs nic.rfs): the NIC puts "
+         "each flow's frames on the RX queue whose interrupt CPU (nic.irq_cpus) is the CPU its "
+         "socket was last used on, so driver, GRO and TCP work all run there; a flow whose CPU "
+         "has no queue, or whose socket was not used yet, keeps its RSS queue. The filter takes "
+         "effect with the flow's next burst."),
     HOST("tcp", "tcp.rto_min", CONF_T_DURATION, tcp.rto_min_ns, "200ms", "1ms", "120s",
          "Minimum RTO: TCP_RTO_MIN = HZ/5 = 200 ms (ip route rto_min). Counted in whole "
          "jiffies, rounded up (msecs_to_jiffies): 5ms at hz 250 is 8 ms."),

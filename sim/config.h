@@ -257,6 +257,7 @@ typedef struct NicConf {
     CpuList irq_cpus;          /* hosts.H.nic.irq_cpus: queue i's IRQ CPU; n == 0 = irq_cpu + i */
     CpuList rps_cpus;          /* hosts.H.nic.rps_cpus: RPS map of every RX queue; n == 0 = off */
     bool rfs;                  /* hosts.H.nic.rfs: receive flow steering */
+    bool arfs;                 /* hosts.H.nic.arfs: accelerated RFS (needs rfs) */
 } NicConf;
 
 typedef struct TcpConf {

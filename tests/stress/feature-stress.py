@@ -110,7 +110,9 @@ def nic_lines(r, ncpus):
         cpus = sorted(r.sample(range(ncpus), r.randint(1, ncpus)))
         lines.append("      rps_cpus: [" + ", ".join(map(str, cpus)) + "]")
     if r.random() < 0.3:
-        lines.append(f"      rfs: {flag(r, .5)}")
+        lines.append("      rfs: true")
+        if r.random() < 0.5:
+            lines.append(f"      arfs: {flag(r, .5)}")
     if r.random() < 0.3:
         lines += [f"      rx_ring: {r.choice([1, 8, 64, 1024, 4096])}",
                   f"      tx_ring: {r.choice([1, 8, 64, 1024])}",
