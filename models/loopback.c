@@ -22,14 +22,13 @@ typedef struct Loopback {
  * a backlog drop (it is a loss, found by TCP's loss detection like one on a wire). */
 int loopback_xmit(NetDev *dev, Skb *skb, Cpu *cpu)
 {
-    Loopback *lo = (Loopback *)dev;
     cpu_charge_cost(cpu, COST_LOOPBACK_XMIT);
     netdev_tap(dev, skb);
     netdev_skb_orphan(skb, cpu);
     dev->stats.tx_skbs++;
     dev->stats.tx_frames++;
     dev->stats.tx_bytes += wire_ip_len(skb);
-    softnet_enqueue(dev->host->softnet, &lo->dev, skb, cpu ? cpu_index(cpu) : 0, cpu);
+    softnet_enqueue(dev->host->softnet, dev, skb, cpu ? cpu_index(cpu) : 0, cpu);
     return NET_XMIT_SUCCESS;
 }
 

@@ -461,7 +461,8 @@ static void nic_gro_deliver(void *ctx, Skb *skb, Cpu *cpu)
     NicQueue *q = ctx;
     Nic *n = q->nic;
     Host *h = n->dev.host;
-    int32_t target = cpu ? softnet_rps_cpu(h->softnet, n->conf, skb, rps_hash(skb)) : -1;
+    bool steer = cpu && (n->conf->rfs || n->conf->rps_cpus.n); /* rps_needed */
+    int32_t target = steer ? softnet_rps_cpu(h->softnet, n->conf, skb, rps_hash(skb)) : -1;
     if (target < 0) {
         netdev_deliver(&n->dev, skb, cpu);
         return;

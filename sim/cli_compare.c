@@ -85,6 +85,11 @@ static gboolean check_expects(const Scenario *s, const GPtrArray *variants, cons
     return cli_check_expects(s, (const char *const *)labels, (const char *const *)hosts);
 }
 
+static gboolean in_band(const ExpectConf *e, double v)
+{
+    return (!e->has_min || v >= e->min) && (!e->has_max || v <= e->max);
+}
+
 static void check_outcome_clear(gpointer p)
 {
     CheckOutcome *c = p;
@@ -106,8 +111,7 @@ static GArray *evaluate_checks(const Scenario *s, const GPtrArray *results)
         else if (isnan(c.value))
             c.error = g_strdup("value is not a number");
         else
-            c.pass = (!c.expect->has_min || c.value >= c.expect->min) &&
-                     (!c.expect->has_max || c.value <= c.expect->max);
+            c.pass = in_band(c.expect, c.value);
         g_array_append_val(checks, c);
     }
     return checks;
@@ -255,8 +259,7 @@ static GArray *mean_checks(const Scenario *s, const GPtrArray *runs)
             c.value = st.mean;
             c.ci_lo = st.lo;
             c.ci_hi = st.hi;
-            c.pass = (!c.expect->has_min || c.value >= c.expect->min) &&
-                     (!c.expect->has_max || c.value <= c.expect->max);
+            c.pass = in_band(c.expect, c.value);
         }
         g_array_append_val(checks, c);
     }
