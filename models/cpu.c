@@ -685,7 +685,7 @@ void task_sleep(Task *t)
  * idle still counts as idle, as in the kernel (its current task is the idle task). */
 static bool cpu_idle_for_wakeup(const Cpu *cpu)
 {
-    return !cpu->curr && cpu->rq.nr_running == 0 && cpu->ttwu_pending == 0;
+    return !cpu->curr && rq_nr_runnable(&cpu->rq) == 0 && cpu->ttwu_pending == 0;
 }
 
 /* set_task_cpu(): t leaves its CPU for to, sleeping (wake-up placement: rq_migrate, then the
@@ -761,11 +761,12 @@ void task_wake(Task *t, Cpu *waker)
         return;
     if (waker)
         cpu_charge_cost(waker, COST_WAKEUP);
-    if (t->on_rq) {
+    if (t->on_rq && !t->sched_delayed) {
         t->state = TASK_RUNNING; /* woken before its sleep took effect: it keeps running */
         return;
     }
-    Cpu *cpu = select_wake_cpu(t);
+    /* ttwu_runnable(): a delayed sleeper is still queued, and is requeued where it is */
+    Cpu *cpu = t->sched_delayed ? t->cpu : select_wake_cpu(t);
     Sim *sim = t->host->sim;
     sim_time_t at = cpu_acted_at(waker);
     if (cpu == waker || at <= sim_now(sim)) {
@@ -837,7 +838,7 @@ static sim_time_t lb_interval(const Host *h, bool busy)
 static uint32_t lb_load(const Cpu *c)
 {
     bool curr_runnable = c->curr && c->curr->on_rq;
-    return c->rq.nr_running + (!curr_runnable && c->mode == CPU_SOFTIRQ ? 1 : 0);
+    return rq_nr_runnable(&c->rq) + (!curr_runnable && c->mode == CPU_SOFTIRQ ? 1 : 0);
 }
 
 /* can_migrate_task(): allowed on dst, not running on src, not in a preempt/BH-off section
@@ -869,7 +870,7 @@ static void lb_check_waiting_count(const Host *h)
     uint32_t n = 0;
     for (uint32_t i = 0; i < h->ncpus; i++) {
         const RunQueue *rq = &h->cpus[i]->rq;
-        n += rq->nr_running > (rq->curr && rq->curr->on_rq ? 1u : 0u);
+        n += rq_nr_runnable(rq) > (rq->curr && rq->curr->on_rq ? 1u : 0u);
     }
     g_assert_cmpuint(n, ==, h->nr_rqs_waiting);
 #endif

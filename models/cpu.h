@@ -90,6 +90,7 @@ struct Task {
     int bh_disable_count;
     bool yield_after_step;
     bool on_rq;
+    bool sched_delayed;    /* asleep but still queued (EEVDF DELAY_DEQUEUE, models/sched.c) */
     bool in_step;
 };
 

@@ -37,9 +37,14 @@
  *   3a0baa8e6c57, 0b9ca2dcabc3 "Always trigger resched at the end of a protected period")
  *   protects curr up to vprot = min(deadline, vruntime + the queue's minimum slice), which is
  *   the deadline it was picked with when all slices are equal, and reschedules when that ends.
- *   Not modelled: DELAY_DEQUEUE and PREEMPT_SHORT (6.12+), which only change behaviour for
- *   tasks with different slices or negative lag at sleep (a delayed sleeper keeps its vruntime
- *   and deadline, so it cannot preempt on wake-up and its request is not renewed).
+ *   DELAY_DEQUEUE with DELAY_ZERO (6.12+, hosts.H.sched.delay_dequeue): a task that sleeps
+ *   while not eligible stays queued - in the tree, in V, counted by nr_running (the kernel's
+ *   nr_queued), but not runnable - until a pick chooses it, which dequeues it with any positive
+ *   lag cut to 0 and picks again; woken while still queued it is requeued where it is, keeping
+ *   its vruntime and deadline, or placed at V with lag 0 if its lag has grown positive. So a
+ *   task cannot shed negative lag by sleeping, and a long sleep forgives it (without the
+ *   feature a sleeper keeps its lag, of either sign, until it wakes).
+ *   Not modelled: PREEMPT_SHORT (6.12+), which only matters for tasks of different slices.
  *
  * vruntimes are u64 compared through signed differences, as in the kernel, so placement below
  * min_vruntime near time zero wraps harmlessly.
@@ -409,6 +414,7 @@ void rq_init(RunQueue *rq, const SchedConf *conf, uint32_t ncpus, uint32_t hz)
         .wakeup_granularity_ns = conf->wakeup_granularity_ns * f,
         .base_slice_ns = conf->base_slice_ns * f,
         .tick_ns = SIM_S / hz,
+        .delay_dequeue = conf->delay_dequeue && conf->policy == SCHED_EEVDF,
         .nr_latency = conf->min_granularity_ns
                           ? (uint32_t)((conf->latency_ns + conf->min_granularity_ns - 1) /
                                        conf->min_granularity_ns)
@@ -426,6 +432,11 @@ bool rq_update_curr(RunQueue *rq, sim_time_t delta_ns)
     return rq->ops->update_curr(rq);
 }
 
+uint32_t rq_nr_runnable(const RunQueue *rq)
+{
+    return rq->nr_running - rq->nr_delayed;
+}
+
 void rq_share_waiting_count(RunQueue *rq, uint32_t *count)
 {
     g_assert(rq->nr_running == 0 && !rq->waiting);
@@ -435,8 +446,8 @@ void rq_share_waiting_count(RunQueue *rq, uint32_t *count)
 /* After every change of the queue or of curr: is a task waiting (queued, not running)? */
 static void note_waiting(RunQueue *rq)
 {
-    uint32_t running = rq->curr && rq->curr->on_rq ? 1 : 0;
-    bool waiting = rq->nr_running > running;
+    uint32_t running = rq->curr && rq->curr->on_rq && !rq->curr->sched_delayed ? 1 : 0;
+    bool waiting = rq_nr_runnable(rq) > running;
     if (waiting == rq->waiting)
         return;
     rq->waiting = waiting;
@@ -461,16 +472,38 @@ void rq_enqueue_new(RunQueue *rq, Task *t)
     enqueue(rq, t);
 }
 
+/* requeue_delayed_entity(): a delayed sleeper woken while still queued. DELAY_ZERO: its lag is
+ * taken now, and a positive one is dropped: the task is placed again at V (computed without
+ * it) with a fresh request. Otherwise it keeps its vruntime and deadline. */
+static void requeue_delayed(RunQueue *rq, Task *t)
+{
+    g_assert(t->sched_delayed && t != rq->curr);
+    rq->ops->on_dequeue(rq, t); /* update_entity_lag */
+    if (t->vlag > 0) {
+        tree_del(rq, t);
+        rq->nr_running--;
+        t->vlag = 0;
+        eevdf_place(rq, t, false);
+        rq->nr_running++;
+        tree_add(rq, t);
+    }
+    t->sched_delayed = false;
+    rq->nr_delayed--;
+    note_waiting(rq);
+}
+
 void rq_enqueue_wakeup(RunQueue *rq, Task *t)
 {
+    if (t->sched_delayed) {
+        requeue_delayed(rq, t);
+        return;
+    }
     rq->ops->place_wakeup(rq, t);
     enqueue(rq, t);
 }
 
-void rq_dequeue_sleep(RunQueue *rq, Task *t)
+static void queue_remove(RunQueue *rq, Task *t)
 {
-    g_assert(t->on_rq);
-    rq->ops->on_dequeue(rq, t);
     if (t != rq->curr)
         tree_del(rq, t);
     list_remove(rq, t);
@@ -478,6 +511,31 @@ void rq_dequeue_sleep(RunQueue *rq, Task *t)
     rq->nr_running--;
     update_min_vruntime(rq);
     note_waiting(rq);
+}
+
+void rq_dequeue_sleep(RunQueue *rq, Task *t)
+{
+    g_assert(t->on_rq && !t->sched_delayed);
+    if (rq->delay_dequeue && !eevdf_eligible(rq, t, eevdf_key_sum(rq))) {
+        t->sched_delayed = true; /* set_delayed(): queued, competing, its lag not yet taken */
+        rq->nr_delayed++;
+        note_waiting(rq);
+        return;
+    }
+    rq->ops->on_dequeue(rq, t);
+    queue_remove(rq, t);
+}
+
+/* The pick chose a delayed sleeper: dequeue it for good (update_entity_lag, then DELAY_ZERO's
+ * cut of a positive lag to 0 in finish_delayed_dequeue_entity). */
+static void finish_delayed_dequeue(RunQueue *rq, Task *t)
+{
+    rq->ops->on_dequeue(rq, t);
+    if (t->vlag > 0)
+        t->vlag = 0;
+    t->sched_delayed = false;
+    rq->nr_delayed--;
+    queue_remove(rq, t);
 }
 
 void rq_migrate(const RunQueue *from, const RunQueue *to, Task *t)
@@ -538,7 +596,13 @@ static void check_tree(const RunQueue *rq)
 Task *rq_pick_next(RunQueue *rq)
 {
     check_tree(rq);
-    return rq->nr_running ? rq->ops->pick(rq) : NULL;
+    while (rq->nr_running) {
+        Task *t = rq->ops->pick(rq);
+        if (!t->sched_delayed)
+            return t;
+        finish_delayed_dequeue(rq, t);
+    }
+    return NULL;
 }
 
 void rq_set_curr(RunQueue *rq, Task *t)

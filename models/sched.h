@@ -35,7 +35,9 @@ typedef struct RunQueue {
     uint32_t tree_n;         /* tasks in the tree */
     int64_t tree_key_sum;    /* sum of vruntime - min_vruntime over the tree (EEVDF's V) */
     Task *curr;              /* the task the CPU runs (on the queue while runnable) */
-    uint32_t nr_running;
+    uint32_t nr_running;     /* queued tasks, curr and delayed sleepers included (nr_queued) */
+    uint32_t nr_delayed;     /* of those, sleepers whose dequeue is delayed (DELAY_DEQUEUE) */
+    bool delay_dequeue;      /* hosts.H.sched.delay_dequeue */
     bool waiting;            /* a task waits here: nr_running counts more than a running curr */
     uint32_t *nr_waiting_rqs; /* shared count of the host's queues with waiting set (the
                               * kernel's rd->overload), or NULL (rq_share_waiting_count) */
@@ -65,8 +67,13 @@ bool rq_update_curr(RunQueue *rq, sim_time_t delta_ns);
 /* A task joins the queue: first start (initial placement) or wake-up after sleeping. */
 void rq_enqueue_new(RunQueue *rq, Task *t);
 void rq_enqueue_wakeup(RunQueue *rq, Task *t);
-/* The task leaves the queue to sleep (the executor has called rq_update_curr first). */
+/* The task leaves the queue to sleep (the executor has called rq_update_curr first). With
+ * DELAY_DEQUEUE a task that is not eligible stays queued instead (Task.sched_delayed, still
+ * on_rq): it competes until a pick takes it off, or a wake-up requeues it (rq_enqueue_wakeup,
+ * on this queue: the executor must not move it). */
 void rq_dequeue_sleep(RunQueue *rq, Task *t);
+/* Runnable tasks on the queue: nr_running without the delayed sleepers (h_nr_runnable). */
+uint32_t rq_nr_runnable(const RunQueue *rq);
 /* A sleeping task moves from one CPU's queue to another's before it is enqueued there: CFS
  * carries its vruntime over relative to each queue's min_vruntime (migrate_task_rq_fair);
  * EEVDF keeps the lag it saved at sleep, which is already relative. */
@@ -78,7 +85,8 @@ void rq_migrate(const RunQueue *from, const RunQueue *to, Task *t);
  * dequeue_entity -> update_entity_lag, enqueue_entity -> place_entity). */
 void rq_migrate_queued(RunQueue *from, RunQueue *to, Task *t);
 /* __schedule(): the task to run next (rq->curr, if still runnable, competes too). NULL if the
- * queue is empty. It does not change rq->curr. */
+ * queue is empty. It does not change rq->curr. A delayed sleeper it picks is dequeued for good
+ * and the pick is made again (pick_next_entity). */
 Task *rq_pick_next(RunQueue *rq);
 /* After a queued task's vruntime or deadline was set from outside (white-box tests): rebuild
  * the search tree and its sums from the queue. */

@@ -292,6 +292,16 @@ static const ConfKey table[] = {
          "kernels before it: update_curr timed the current task on rq->clock, so softirq run "
          "while a task is current counts in its runtime and vruntime and in the tick's slice "
          "check; softirq on an idle CPU is charged to no task."),
+    HOST("sched", "sched.delay_dequeue", CONF_T_BOOL, sched.delay_dequeue, "false", NULL, NULL,
+         "EEVDF's DELAY_DEQUEUE and DELAY_ZERO (6.12+, on by default there: 152e11f6df29 "
+         "\"sched/fair: Implement delayed dequeue\", 54a58a787791 \"sched/fair: Implement "
+         "DELAY_ZERO\"): a task that sleeps with negative lag (not eligible) stays on its run "
+         "queue, competing, until it is picked; the pick then dequeues it with any positive lag "
+         "cut to 0. Woken while still queued, it stays on that CPU and keeps its vruntime and "
+         "deadline, or is placed at the average with lag 0 if its lag grew positive. So a "
+         "sleeper cannot shed negative lag, nor keep it after a long sleep. Ignored with "
+         "sched.policy cfs (so that variants may switch the policy). false = 6.6-6.11: a "
+         "sleeper leaves the queue and keeps its lag, whatever its sign, until it wakes."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "sched.cpuidle", sched.cpuidle, "poll", cpuidle_choices,
              "sched",
              "C-states of an idle CPU (models/cpuidle.c): a wake-up or an interrupt on an idle "

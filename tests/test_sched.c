@@ -273,6 +273,85 @@ static void test_eevdf_deadline_renewal(void)
     g_assert_cmpuint(s.deadline, ==, 7500 * SIM_US);
 }
 
+/* DELAY_DEQUEUE on a bare run queue (base_slice 3 ms, factor 1). S is current at vruntime 4 ms
+ * (deadline 7 ms), X waits at 0 (deadline 3 ms): V = 2 ms, so S sleeps with lag -2 ms, not
+ * eligible, and stays queued. The pick takes X. X runs 5 ms: its deadline renews to 8 ms and
+ * the CPU is rescheduled, because the delayed S still counts (nr_queued 2). Now V = 4.5 ms, S
+ * is eligible (lag +0.5 ms) with the earlier deadline (7 < 8): the pick takes S, dequeues it
+ * with its lag cut to 0 (DELAY_ZERO) and picks X again. Woken later, S is placed at V with no
+ * lag: at X's 5 ms. Without the feature S leaves at once and keeps lag -2 ms. */
+static void delayed_queue(RunQueue *rq, Task *s, Task *x, bool delay)
+{
+    SchedConf c = { .policy = SCHED_EEVDF, .base_slice_ns = 3 * SIM_MS, .delay_dequeue = delay };
+    rq_init(rq, &c, 1, 1000);
+    *s = (Task){ 0 };
+    *x = (Task){ 0 };
+    rq_enqueue_new(rq, s);
+    rq_enqueue_new(rq, x);
+    s->vruntime = 4 * SIM_MS;
+    s->deadline = 7 * SIM_MS;
+    x->vruntime = 0;
+    x->deadline = 3 * SIM_MS;
+    rq_resync(rq);
+    rq_set_curr(rq, s);
+    rq_dequeue_sleep(rq, s);
+}
+
+static void test_eevdf_delay_dequeue_pick(void)
+{
+    RunQueue rq;
+    Task s = { 0 }, x = { 0 };
+    delayed_queue(&rq, &s, &x, true);
+    g_assert_true(s.on_rq && s.sched_delayed);
+    g_assert_cmpuint(rq.nr_running, ==, 2);
+    g_assert_cmpuint(rq_nr_runnable(&rq), ==, 1);
+    g_assert_true(rq_pick_next(&rq) == &x);
+    rq_set_curr(&rq, &x);
+    g_assert_true(s.on_rq); /* put back into the tree, still competing */
+    g_assert_false(rq.waiting); /* but not waiting for the CPU: X runs alone */
+    g_assert_true(rq_update_curr(&rq, 5 * SIM_MS));
+    g_assert_cmpuint(x.deadline, ==, 8 * SIM_MS);
+    g_assert_true(rq_pick_next(&rq) == &x);
+    g_assert_false(s.on_rq || s.sched_delayed);
+    g_assert_cmpint(s.vlag, ==, 0); /* +0.5 ms cut to 0 */
+    g_assert_cmpuint(rq.nr_running, ==, 1);
+    rq_enqueue_wakeup(&rq, &s);
+    g_assert_cmpuint(s.vruntime, ==, 5 * SIM_MS);
+    g_assert_cmpuint(s.deadline, ==, 8 * SIM_MS);
+
+    delayed_queue(&rq, &s, &x, false); /* 6.6-6.11: gone at once, with its lag */
+    g_assert_false(s.on_rq || s.sched_delayed);
+    g_assert_cmpint(s.vlag, ==, -2 * (int64_t)SIM_MS);
+    g_assert_cmpuint(rq.nr_running, ==, 1);
+}
+
+/* Woken while still delayed: with its lag still negative S keeps its vruntime and deadline and
+ * cannot preempt; once X has run 5 ms its lag is +0.5 ms, so it is placed at V computed without
+ * it (X's 5 ms) with a fresh request. */
+static void test_eevdf_delay_dequeue_requeue(void)
+{
+    RunQueue rq;
+    Task s = { 0 }, x = { 0 };
+    delayed_queue(&rq, &s, &x, true);
+    rq_set_curr(&rq, &x);
+    rq_enqueue_wakeup(&rq, &s);
+    g_assert_true(s.on_rq && !s.sched_delayed);
+    g_assert_cmpuint(s.vruntime, ==, 4 * SIM_MS);
+    g_assert_cmpuint(s.deadline, ==, 7 * SIM_MS);
+    g_assert_cmpuint(rq_nr_runnable(&rq), ==, 2);
+    g_assert_true(rq.waiting);
+    g_assert_false(rq_wakeup_preempt(&rq, &s));
+
+    delayed_queue(&rq, &s, &x, true);
+    rq_set_curr(&rq, &x);
+    rq_update_curr(&rq, 5 * SIM_MS);
+    rq_enqueue_wakeup(&rq, &s);
+    g_assert_false(s.sched_delayed);
+    g_assert_cmpuint(s.vruntime, ==, 5 * SIM_MS);
+    g_assert_cmpuint(s.deadline, ==, 8 * SIM_MS);
+    g_assert_cmpuint(rq.nr_delayed, ==, 0);
+}
+
 /* rq_share_waiting_count(): the host-wide count of queues with a task waiting (queued, not
  * running) follows enqueue, pick, sleep and a balancing move, so that load balancing may skip its
  * search exactly when no CPU has anything to give. */
@@ -482,5 +561,7 @@ int main(int argc, char **argv)
     g_test_add_func("/sched/eevdf/base-slice-turns", test_eevdf_base_slice_turns);
     g_test_add_func("/sched/eevdf/run-to-parity", test_eevdf_run_to_parity);
     g_test_add_func("/sched/eevdf/deadline-renewal", test_eevdf_deadline_renewal);
+    g_test_add_func("/sched/eevdf/delay-dequeue-pick", test_eevdf_delay_dequeue_pick);
+    g_test_add_func("/sched/eevdf/delay-dequeue-requeue", test_eevdf_delay_dequeue_requeue);
     return g_test_run();
 }

@@ -75,7 +75,8 @@ def stack_block(r):
 
 
 def sched_lines(r):
-    lines = ["    sched:", f"      policy: {r.choice(['cfs', 'eevdf'])}",
+    policy = r.choice(['cfs', 'eevdf'])
+    lines = ["    sched:", f"      policy: {policy}",
              f"      preempt: {r.choice(['none', 'voluntary', 'full'])}",
              f"      wake_idle: {flag(r, .7)}", f"      load_balance: {flag(r, .7)}",
              f"      irq_time_accounting: {flag(r, .7)}",
@@ -88,6 +89,8 @@ def sched_lines(r):
         lines.append(f"      latency: {r.choice(['100us', '6ms', '24ms'])}")
     if r.random() < 0.4:
         lines.append(f"      cpuidle: {r.choice(['poll', 'nhm', 'snb', 'skx', 'icx'])}")
+    if policy == 'eevdf' and r.random() < 0.5:
+        lines.append("      delay_dequeue: true")  # an EEVDF feature (ignored with cfs)
     return lines
 
 
