@@ -1,6 +1,7 @@
 /* test_sched.c - the fair-class run queue through the executor: CFS slices and tick
  * preemption, CFS wake-up preemption at the wakeup_granularity boundary, EEVDF base-slice turns
- * and eligibility, RUN_TO_PARITY, and the CPU-count factor. Context-switch cost is set to 0 where
+ * and eligibility, RUN_TO_PARITY, DELAY_DEQUEUE (on a bare queue and through the executor's
+ * wake-up path), and the CPU-count factor. Context-switch cost is set to 0 where
  * the arithmetic wants turns aligned with ticks. */
 #include <glib.h>
 #include <string.h>
@@ -352,6 +353,97 @@ static void test_eevdf_delay_dequeue_requeue(void)
     g_assert_cmpuint(rq.nr_delayed, ==, 0);
 }
 
+/* DELAY_DEQUEUE through the executor: a delayed sleeper woken while still queued stays on its
+ * CPU (ttwu_runnable), even with an idle CPU beside it. Two CPUs (factor 2: base_slice 1.5 ms is a
+ * 3 ms request), no switch or wake-up cost, no load balancing. S runs alone on CPU 0 from 0
+ * (v 0, deadline 1.5 ms: a new task's half request). H, CPU-bound and held on CPU 0, starts at
+ * 0.2 ms at V = 0.2 ms (deadline 1.7 ms) and cannot preempt S inside the request S was picked
+ * with (RUN_TO_PARITY). S sleeps at 1.4 ms: V = (1.4 + 0.2) / 2 = 0.8 ms, lag -0.6 ms, not
+ * eligible. A wake-up at 1.5 ms:
+ *   without DELAY_DEQUEUE S has left the queue; CPU 0 is busy and CPU 1 idle, so S moves there
+ *   and runs at once, at 1.5 ms;
+ *   with it S is still queued on CPU 0, is requeued there with its lag (-0.55 ms: not eligible,
+ *   no preemption) and waits for H's request to end: H reaches v 1.7 ms at 2.9 ms, which the
+ *   tick at 3 ms sees (a CPU-bound task's update_curr runs at ticks); then V = (1.4 + 1.8) / 2
+ *   = 1.6 ms, and S is eligible with the earlier deadline (1.5 < 4.8 ms). */
+typedef struct {
+    Task t;
+    int steps;
+    sim_time_t woke_ran_at;
+    uint32_t woke_cpu;
+} LagSleeper;
+
+static void lag_sleeper_step(Task *t)
+{
+    LagSleeper *n = t->ctx;
+    if (task_return_to_user(t))
+        return;
+    if (++n->steps == 15) { /* 14 steps of 100 us done: sleep at 1.4 ms */
+        task_sleep(t);
+        return;
+    }
+    if (n->steps == 16) { /* the first step after the wake-up */
+        n->woke_ran_at = sim_now(t->host->sim);
+        n->woke_cpu = cpu_index(t->cpu);
+        task_sleep(t);
+        return;
+    }
+    cpu_charge(t->cpu, 100 * SIM_US);
+}
+
+typedef struct {
+    SimEvent ev;
+    Task *t;
+    bool start; /* task_start, else task_wake */
+} TaskKick;
+
+static void task_kick_fire(Sim *sim, void *ctx)
+{
+    (void)sim;
+    TaskKick *k = ctx;
+    if (k->start)
+        task_start(k->t);
+    else
+        task_wake(k->t, NULL);
+}
+
+static void delayed_wake_case(bool delay, sim_time_t expect_at, uint32_t expect_cpu)
+{
+    TestHost *th = test_host_new(2, 1000);
+    th->conf.sched.policy = SCHED_EEVDF;
+    th->conf.sched.base_slice_ns = 1500 * SIM_US;
+    th->conf.sched.delay_dequeue = delay;
+    th->conf.sched.load_balance = false;
+    th->conf.costs.ns[COST_CTX_SWITCH] = 0;
+    th->conf.costs.ns[COST_WAKEUP] = 0;
+    test_host_build(th);
+    const CpuList cpu0 = { .n = 1, .cpu = { 0 } };
+    Turns turns = { 0 };
+    Hog h;
+    LagSleeper s = { 0 };
+    task_init(&s.t, &th->host, "S", lag_sleeper_step, &s, &cpu0);
+    s.t.allowed.n = 0; /* placed on CPU 0, may run anywhere */
+    h = (Hog){ .name = 'H', .turns = &turns };
+    task_init(&h.t, &th->host, "H", hog_step, &h, &cpu0);
+    TaskKick start_h = { .t = &h.t, .start = true }, wake_s = { .t = &s.t };
+    sim_event_init(&start_h.ev, task_kick_fire, &start_h, 0, 0);
+    sim_event_init(&wake_s.ev, task_kick_fire, &wake_s, 0, 0);
+    task_start(&s.t);
+    sim_schedule_at(th->sim, &start_h.ev, 200 * SIM_US);
+    sim_schedule_at(th->sim, &wake_s.ev, 1500 * SIM_US);
+    sim_run_until(th->sim, 5 * SIM_MS);
+    g_assert_cmpint(s.steps, ==, 16);
+    g_assert_cmpint(s.woke_ran_at, ==, expect_at);
+    g_assert_cmpuint(s.woke_cpu, ==, expect_cpu);
+    test_host_free(th);
+}
+
+static void test_eevdf_delay_dequeue_wake_stays(void)
+{
+    delayed_wake_case(false, 1500 * SIM_US, 1);
+    delayed_wake_case(true, 3 * SIM_MS, 0);
+}
+
 /* rq_share_waiting_count(): the host-wide count of queues with a task waiting (queued, not
  * running) follows enqueue, pick, sleep and a balancing move, so that load balancing may skip its
  * search exactly when no CPU has anything to give. */
@@ -563,5 +655,6 @@ int main(int argc, char **argv)
     g_test_add_func("/sched/eevdf/deadline-renewal", test_eevdf_deadline_renewal);
     g_test_add_func("/sched/eevdf/delay-dequeue-pick", test_eevdf_delay_dequeue_pick);
     g_test_add_func("/sched/eevdf/delay-dequeue-requeue", test_eevdf_delay_dequeue_requeue);
+    g_test_add_func("/sched/eevdf/delay-dequeue-wake-stays", test_eevdf_delay_dequeue_wake_stays);
     return g_test_run();
 }
