@@ -496,7 +496,14 @@ void tcp_dsack_set(TcpSock *tp, uint64_t seq, uint64_t end_seq);
 void tcp_fast_path_check(TcpSock *tp);
 void tcp_store_ts_recent_if(TcpSock *tp, uint64_t seq);
 void tcp_cleanup_rbuf(TcpSock *tp, uint64_t copied, Cpu *cpu);
+/* ---- tcp_rcvbuf.c: receiver RTT and receive-buffer autotuning ---- */
 void tcp_rcv_space_adjust(TcpSock *tp);
+/* The window-based receiver RTT sample (tcp_event_data_recv). */
+void tcp_rcv_rtt_measure(TcpSock *tp);
+/* tcp_rcvbuf_grow: space becomes newval and the buffer grows for 2 x newval of window (6.16+). */
+void tcp_rcvbuf_grow(TcpSock *tp, uint32_t newval);
+/* The 2025 rewrite of autotuning (hosts.H.tcp.rcv_autotune 6.16 or 6.18). */
+bool tcp_drs_2025(const TcpSock *tp);
 /* Assume a 50% default for skb->len/skb->truesize (include/net/tcp.h, TCP_RMEM_TO_WIN_SCALE 8). */
 #define TCP_RMEM_TO_WIN_SCALE 8
 #define TCP_DEFAULT_SCALING_RATIO (1u << (TCP_RMEM_TO_WIN_SCALE - 1))
