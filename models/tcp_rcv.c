@@ -625,13 +625,16 @@ static bool tcp_try_rmem_schedule(TcpSock *tp, const Skb *skb, Cpu *cpu)
 /* tcp_data_queue_ofo: insert in sequence order. Data already held is dropped, data overlapping
  * the skb before it is DSACKed (both kept: tcp_ofo_queue trims later), and skbs it covers are
  * replaced. A buffer that pruning cannot bring back within sk_rcvbuf drops the skb (3.4: no
- * counter, no ACK scheduled). */
+ * counter, no ACK scheduled). An skb kept updates rcv_mss and the scaling ratio since 6.17
+ * (hosts.H.tcp.ofo_measure_rcv_mss). */
 static void tcp_data_queue_ofo(TcpSock *tp, Skb *skb, Cpu *cpu)
 {
     if (!tcp_try_rmem_schedule(tp, skb, cpu)) {
         skb_free(tcp_host(tp)->pool, skb);
         return;
     }
+    if (tcp_conf(tp)->ofo_measure_rcv_mss) /* 6.17+ */
+        tcp_measure_rcv_mss(tp, skb);
     tp->pred_ok = false;
     tp->ack.pending |= ICSK_ACK_SCHED;
     tcp_count(tp, CTR_TcpExtTCPOFOQueue, 1);

@@ -568,6 +568,14 @@ static const ConfKey table[] = {
          "tcp_data_queue_ofo, since 2013; for SACK flows only since 5.8, 662051215c75, which the "
          "model applies in every era). false = kernels before 2013: during recovery the window "
          "stays where it was."),
+    HOST("tcp", "tcp.ofo_measure_rcv_mss", CONF_T_BOOL, tcp.ofo_measure_rcv_mss, "true", NULL,
+         NULL,
+         "Out-of-order data updates the receiver's MSS estimate (icsk_ack.rcv_mss, tcpi_rcv_mss) "
+         "and, with tcp.win_scaling scaling_ratio*, the scaling ratio, as in-order data does: "
+         "tcp_data_queue_ofo calls tcp_measure_rcv_mss once the skb passed the memory check "
+         "(38d7e4443365 \"tcp: call tcp_measure_rcv_mss() for ooo packets\", July 2025, 6.17). "
+         "false = kernels before it: a flow whose first segments arrive out of order keeps the "
+         "initial rcv_mss (536 at most) until in-order data comes."),
     HOST("tcp", "tcp.ofo_quickack", CONF_T_BOOL, tcp.ofo_quickack, "false", NULL, NULL,
          "Out-of-order and partly old data put the receiver in quick-ACK mode "
          "(tcp_enter_quickack_mode in tcp_data_queue: up to 16 immediate ACKs, ping-pong off, "

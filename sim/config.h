@@ -321,6 +321,8 @@ typedef struct TcpConf {
     bool ofo_grows_window;     /* hosts.H.tcp.ofo_grows_window: tcp_data_queue_ofo grows rcv_ssthresh */
     bool ofo_quickack;         /* hosts.H.tcp.ofo_quickack: out-of-order data enters quick-ACK
                                 * (< 4.18) */
+    bool ofo_measure_rcv_mss;  /* hosts.H.tcp.ofo_measure_rcv_mss: tcp_data_queue_ofo calls
+                                * tcp_measure_rcv_mss (6.17+) */
     uint32_t comp_sack_nr;     /* hosts.H.tcp.comp_sack_nr: net.ipv4.tcp_comp_sack_nr (0 = off) */
     sim_time_t comp_sack_delay_ns; /* hosts.H.tcp.comp_sack_delay: tcp_comp_sack_delay_ns */
     sim_time_t comp_sack_slack_ns; /* hosts.H.tcp.comp_sack_slack: tcp_comp_sack_slack_ns */

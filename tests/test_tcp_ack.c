@@ -322,6 +322,43 @@ static void test_gap_fill_ack_era(void)
     g_assert_cmpuint(acks_for_gap_fill_in(false, true), ==, 1);
 }
 
+/* hosts.H.tcp.ofo_measure_rcv_mss (6.17, 38d7e4443365, its packetdrill tcp_ooo_rcv_mss.pkt):
+ * the receiver learns its MSS from out-of-order data too. b starts with rcv_mss 536
+ * (tcp_initialize_rcv_mss: min(advmss, mss_cache, rcv_wnd / 2, TCP_MSS_DEFAULT 536)). The
+ * second of two 1448-byte segments arrives first: with the rule rcv_mss becomes min(1448,
+ * advmss 1448) and, with 6.5+'s measured scaling ratio, the ratio becomes that skb's
+ * (len << 8) / truesize; without it both keep their initial values until in-order data
+ * comes, which then updates them. */
+static void ofo_measure_case(bool measure)
+{
+    TcpBench *tb = th_new();
+    tb->conf[1].tcp.ofo_measure_rcv_mss = measure;
+    tb->conf[1].tcp.win_scaling = TCP_WIN_SCALING_RATIO;
+    th_connect(tb, 1500);
+    g_assert_cmpuint(tb->b->ack.rcv_mss, ==, 536);
+    g_assert_cmpuint(tb->b->scaling_ratio, ==, TCP_DEFAULT_SCALING_RATIO);
+    th_write(tb->a, 1448);
+    th_write(tb->a, 1448);
+    Skb *first = th_take(tb, 0);
+    Skb *second = tb->out[0].head;
+    g_assert_nonnull(second);
+    uint32_t ratio = (uint32_t)(((uint64_t)second->len << TCP_RMEM_TO_WIN_SCALE) / second->truesize);
+    g_assert_cmpuint(ratio, !=, TCP_DEFAULT_SCALING_RATIO); /* or the check below proves nothing */
+    th_deliver(tb, 0); /* out of order */
+    g_assert_cmpuint(tb->b->ofo_queue.qlen, ==, 1);
+    g_assert_cmpuint(tb->b->ack.rcv_mss, ==, measure ? 1448 : 536);
+    g_assert_cmpuint(tb->b->scaling_ratio, ==, measure ? ratio : TCP_DEFAULT_SCALING_RATIO);
+    th_deliver_skb(tb, 0, first); /* in order: every era measures it */
+    g_assert_cmpuint(tb->b->ack.rcv_mss, ==, 1448);
+    th_free(tb);
+}
+
+static void test_ofo_measure_rcv_mss(void)
+{
+    ofo_measure_case(true);
+    ofo_measure_case(false);
+}
+
 /* The same hole while the receiver owns its socket, with 6.7's ACK deferral on: the SACK for the
  * out-of-order segment still leaves as the segment is processed from the backlog, because
  * __tcp_ack_snd_check's out-of-order path jumps to send_now past the deferral. The segment that
@@ -817,6 +854,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/ack/ofo-immediate", test_ofo_immediate_ack);
     g_test_add_func("/tcp/ack/gap-fill-era", test_gap_fill_ack_era);
     g_test_add_func("/tcp/ack/ofo-sack-not-deferred", test_ofo_sack_not_deferred);
+    g_test_add_func("/tcp/ack/ofo-measure-rcv-mss", test_ofo_measure_rcv_mss);
     g_test_add_func("/tcp/ack/ofo-overlaps-dsacked", test_ofo_overlaps_dsacked);
     g_test_add_func("/tcp/ack/delack-capped-by-rto-min", test_delack_capped_by_rto_min);
     g_test_add_func("/tcp/ack/delack-cap-with-default-rto-min", test_delack_cap_with_default_rto_min);
