@@ -527,15 +527,6 @@ bool tcp_write_xmit(TcpSock *tp, uint32_t mss_now, int nonagle, int push_one, Cp
 void tcp_push_pending_frames(TcpSock *tp, Cpu *cpu);
 void __tcp_push_pending_frames(TcpSock *tp, uint32_t mss_now, int nonagle, Cpu *cpu);
 void tcp_push_one(TcpSock *tp, uint32_t mss_now, Cpu *cpu);
-int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu);
-int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu);
-void tcp_xmit_retransmit_queue(TcpSock *tp, Cpu *cpu);
-bool tcp_schedule_loss_probe(TcpSock *tp, bool advancing_rto, Cpu *cpu);
-/* true when a probe went out (and TCPLossProbes counted it); else only the RTO is re-armed. */
-bool tcp_send_loss_probe(TcpSock *tp, Cpu *cpu);
-void tcp_rearm_rto(TcpSock *tp, Cpu *cpu);
-void tcp_set_xmit_timer(TcpSock *tp, Cpu *cpu);
-int64_t tcp_rto_delta_us(const TcpSock *tp);
 uint32_t tcp_send_mss(TcpSock *tp, uint32_t *size_goal);
 uint32_t tcp_tso_autosize(const TcpSock *tp, uint32_t mss_now);
 void tcp_release_cb_tp(TcpSock *tp, Cpu *cpu);
@@ -549,6 +540,21 @@ void tcp_check_probe_timer(TcpSock *tp, Cpu *cpu);
 void tcp_send_probe0(TcpSock *tp, Cpu *cpu);
 uint64_t tcp_probe0_when(const TcpSock *tp);
 void tcp_fragment(TcpSock *tp, SkbQueue *q, Skb *skb, uint32_t len);
+/* tcp_snd_wnd_test: the skb's first MSS fits in the peer's window (tcp_write_xmit, TLP). */
+bool tcp_snd_wnd_test(const TcpSock *tp, const Skb *skb, uint32_t mss);
+/* tcp_small_queue_check: true (THROTTLED set) when TSQ holds skb back; factor 1 for rtx. */
+bool tcp_small_queue_check(TcpSock *tp, const Skb *skb, unsigned factor);
+
+/* ---- tcp_retrans.c: retransmissions, RTO and TLP arming, the loss probe ---- */
+int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu);
+int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu);
+void tcp_xmit_retransmit_queue(TcpSock *tp, Cpu *cpu);
+bool tcp_schedule_loss_probe(TcpSock *tp, bool advancing_rto, Cpu *cpu);
+/* true when a probe went out (and TCPLossProbes counted it); else only the RTO is re-armed. */
+bool tcp_send_loss_probe(TcpSock *tp, Cpu *cpu);
+void tcp_rearm_rto(TcpSock *tp, Cpu *cpu);
+void tcp_set_xmit_timer(TcpSock *tp, Cpu *cpu);
+int64_t tcp_rto_delta_us(const TcpSock *tp);
 
 /* ---- tcp_timer.c ---- */
 void tcp_init_xmit_timers(TcpSock *tp);

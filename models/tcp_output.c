@@ -2,13 +2,15 @@
  *
  * What it models: building segments (header, window, timestamps, SACK/DSACK blocks), the
  * pending-frames loop tcp_write_xmit limited by cwnd, the peer's window, Nagle/Minshall, TCP
- * Small Queues and optional internal pacing (hosts.H.tcp.pacing), TSO autosizing, pure and delayed ACKs, retransmissions (fast, RTO, TLP) and the
- * arming of the shared retransmit timer for RTO or TLP, and what a device's refusal of a
- * segment does (a full qdisc's NET_XMIT_DROP, which ip_output returns at once): CWR, the skb
- * kept to be sent later. Why: every ACK-clock, retransmission and
- * timer effect the seed patches change goes through these few functions, so they carry the
- * kernel's names and its order of operations. The deferred work of a socket released by its
- * owner (tcp_release_cb) and TSQ's TX-completion hook (sock_wfree) are here too, as in Linux.
+ * Small Queues and optional internal pacing (hosts.H.tcp.pacing), TSO autosizing, pure and
+ * delayed ACKs, zero-window probes, and what a device's refusal of a segment does (a full
+ * qdisc's NET_XMIT_DROP, which ip_output returns at once): CWR, the skb kept to be sent later.
+ * Why: every ACK-clock effect the seed patches change goes through these few functions, so they
+ * carry the kernel's names and its order of operations. The rest of the kernel file lives
+ * apart, one job per file: retransmissions (fast, RTO, TLP) and the arming of the shared
+ * retransmit timer for RTO or TLP in tcp_retrans.c. The deferred work of a socket released by
+ * its owner (tcp_release_cb) and TSQ's TX-completion hook (sock_wfree) are here too, as in
+ * Linux.
  */
 #include "models/netdev.h"
 #include "models/observe.h"
@@ -398,7 +400,7 @@ static uint32_t tcp_cwnd_test(const TcpSock *tp)
     return cwnd - in_flight < halfcwnd ? cwnd - in_flight : halfcwnd;
 }
 
-static bool tcp_snd_wnd_test(const TcpSock *tp, const Skb *skb, uint32_t mss)
+bool tcp_snd_wnd_test(const TcpSock *tp, const Skb *skb, uint32_t mss)
 {
     uint64_t end = skb->end_seq;
     if (skb->len > mss)
@@ -448,7 +450,7 @@ static uint32_t tcp_mss_split_point(const TcpSock *tp, const Skb *skb, uint32_t 
  * retransmissions; at most tcp_limit_output_bytes for a flow that is not paced (6.6:
  * "if (sk->sk_pacing_status == SK_PACING_NONE)", since c73e5807e4f6 in 2018), for every flow
  * before that and since 6.16 (hosts.H.tcp.tsq_cap_paced). */
-static bool tcp_small_queue_check(TcpSock *tp, const Skb *skb, unsigned factor)
+bool tcp_small_queue_check(TcpSock *tp, const Skb *skb, unsigned factor)
 {
     if (!tcp_conf(tp)->tsq) /* before 3.6 */
         return false;
@@ -670,207 +672,6 @@ void tcp_push_pending_frames(TcpSock *tp, Cpu *cpu)
 void tcp_push_one(TcpSock *tp, uint32_t mss_now, Cpu *cpu)
 {
     tcp_write_xmit(tp, mss_now, TCP_NAGLE_PUSH, 1, cpu);
-}
-
-/* ---- retransmission ---- */
-
-/* __tcp_retransmit_skb: send (the first segs MSSes of) skb again. As in 6.x, TcpRetransSegs (by
- * pcount) and the EVER_RETRANS mark come before the attempt (early 4.x counted only what left),
- * so a retransmission the qdisc drops still counts there, and also in TcpExtTCPRetransFail; its error goes back, and
- * tcp_retransmit_skb then does not mark it retransmitted (no TCPCB_RETRANS, no retrans_out). */
-int __tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
-{
-    uint32_t cur_mss = tp->mss_cache;
-    uint64_t queued = tp->sk.wmem_queued;
-    uint64_t cap = queued + (queued >> 2) < tp->sk.sndbuf ? queued + (queued >> 2) : tp->sk.sndbuf;
-    if (tp->sk.wmem_alloc > cap)
-        return -1; /* -EAGAIN: do not queue more than we hold */
-    int64_t avail_wnd = (int64_t)tcp_wnd_end(tp) - (int64_t)skb->seq;
-    if (avail_wnd <= 0) {
-        if (skb->seq != tp->snd_una)
-            return -1;
-        avail_wnd = cur_mss;
-    }
-    uint64_t len = (uint64_t)cur_mss * segs;
-    if (len > (uint64_t)avail_wnd) {
-        len = ((uint64_t)avail_wnd / cur_mss) * cur_mss;
-        if (!len)
-            len = (uint64_t)avail_wnd;
-    }
-    if (skb->len > len)
-        tcp_fragment(tp, &tp->rtx_queue, skb, (uint32_t)len);
-    uint32_t pcount = tcp_skb_pcount(skb);
-    SIM_LOG(tcp_host(tp), LOG_TCP, cpu, "retransmit",
-            "sk=%u seq=%" PRIu64 " end_seq=%" PRIu64 " segs=%u state=%u", tp->sk.port, skb->seq,
-            skb->end_seq, pcount, tp->ca_state);
-    tcp_count(tp, CTR_TcpRetransSegs, pcount);
-    tp->total_retrans += pcount;
-    skb->sacked |= TCPCB_EVER_RETRANS;
-    skb->ever_retrans = true;
-    tp->tcp_mstamp = sim_now(tcp_sim(tp));
-    int err = tcp_transmit_skb(tp, skb, cpu);
-    if (err)
-        tcp_count(tp, CTR_TcpExtTCPRetransFail, pcount);
-    return err;
-}
-
-int tcp_retransmit_skb(TcpSock *tp, Skb *skb, uint32_t segs, Cpu *cpu)
-{
-    int err = __tcp_retransmit_skb(tp, skb, segs, cpu);
-    if (err == 0) {
-        skb->sacked |= TCPCB_RETRANS;
-        tp->retrans_out += tcp_skb_pcount(skb);
-        /* 2.6-4.3: snd_nxt kept in the queued skb's ack_seq, for tcp_mark_lost_retrans (FACK) */
-        skb->ack_seq = tp->snd_nxt;
-    }
-    /* the TS clock of the first (attempted) retransmission, for Eifel (T.C.6) */
-    if (!tp->retrans_stamp)
-        tp->retrans_stamp = tcp_time_stamp_ts(tp);
-    if (tp->undo_retrans < 0)
-        tp->undo_retrans = 0;
-    tp->undo_retrans += (int32_t)tcp_skb_pcount(skb);
-    return err;
-}
-
-/* tcp_xmit_retransmit_queue: resend LOST skbs while cwnd allows (F.3). */
-void tcp_xmit_retransmit_queue(TcpSock *tp, Cpu *cpu)
-{
-    if (!tp->packets_out)
-        return;
-    Skb *rtx_head = tp->rtx_queue.head;
-    bool rearm = false;
-    uint32_t max_segs = tcp_tso_autosize(tp, tp->mss_cache);
-    for (Skb *skb = rtx_head; skb; skb = skb->next) {
-        uint32_t in_flight = tcp_packets_in_flight(tp);
-        if (in_flight >= tp->snd_cwnd || tp->retrans_out >= tp->lost_out)
-            break;
-        if (tcp_pacing_check(tp, cpu))
-            break;
-        uint32_t segs = tp->snd_cwnd - in_flight;
-        if (segs > max_segs)
-            segs = max_segs;
-        if (!(skb->sacked & TCPCB_LOST) ||
-            (skb->sacked & (TCPCB_SACKED_ACKED | TCPCB_SACKED_RETRANS)))
-            continue;
-        if (tcp_small_queue_check(tp, skb, 1))
-            break;
-        if (tcp_retransmit_skb(tp, skb, segs, cpu))
-            break;
-        CounterId mib = tp->ca_state != TCP_CA_Loss ? CTR_TcpExtTCPFastRetrans
-                                                    : CTR_TcpExtTCPSlowStartRetrans;
-        tcp_count(tp, mib, tcp_skb_pcount(skb));
-        if (tcp_in_cwnd_reduction(tp))
-            tp->prr_out += tcp_skb_pcount(skb);
-        if (skb == rtx_head && tp->icsk_pending != ICSK_TIME_REO_TIMEOUT)
-            rearm = true;
-    }
-    if (rearm)
-        inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, tp->icsk_rto, tcp_rto_max(tp), cpu);
-}
-
-/* ---- RTO / TLP arming (T.C.3, T.D.1) ---- */
-
-/* How far in the future the RTO of the head skb is, in us (tcp_rto_delta_us). */
-int64_t tcp_rto_delta_us(const TcpSock *tp)
-{
-    const Skb *skb = tp->rtx_queue.head;
-    int64_t rto_us = (int64_t)jiffies_to_usecs_hz(tp->icsk_rto, tp->hz);
-    if (!skb)
-        return rto_us;
-    return (skb->tx_time / SIM_US) + rto_us - (tp->tcp_mstamp / SIM_US);
-}
-
-void tcp_rearm_rto(TcpSock *tp, Cpu *cpu)
-{
-    if (!tp->packets_out) {
-        inet_csk_clear_xmit_timer(tp, ICSK_TIME_RETRANS);
-        return;
-    }
-    uint32_t rto = tp->icsk_rto;
-    if (tp->icsk_pending == ICSK_TIME_REO_TIMEOUT || tp->icsk_pending == ICSK_TIME_LOSS_PROBE) {
-        int64_t delta_us = tcp_rto_delta_us(tp);
-        rto = usecs_to_jiffies_hz((uint64_t)(delta_us > 1 ? delta_us : 1), tp->hz);
-    }
-    inet_csk_reset_xmit_timer(tp, ICSK_TIME_RETRANS, rto, tcp_rto_max(tp), cpu);
-}
-
-/* tcp_schedule_loss_probe (4.14+): PTO = 2*SRTT + (packets_out == 1 ? rto_min : 2 ms), or 1 s
- * without an RTT sample, never later than the RTO would fire. */
-bool tcp_schedule_loss_probe(TcpSock *tp, bool advancing_rto, Cpu *cpu)
-{
-    if (!tcp_conf(tp)->tlp || !tp->packets_out || !tcp_is_sack(tp) ||
-        (tp->ca_state != TCP_CA_Open && tp->ca_state != TCP_CA_CWR))
-        return false;
-    uint32_t timeout;
-    if (tp->srtt_us) {
-        uint64_t timeout_us = tp->srtt_us >> 2;
-        timeout_us += tp->packets_out == 1 ? tcp_rto_min_us(tp) : TCP_TIMEOUT_MIN_US;
-        timeout = usecs_to_jiffies_hz(timeout_us, tp->hz);
-    } else {
-        timeout = tcp_timeout_init(tp);
-    }
-    int64_t rto_delta_us = advancing_rto ? (int64_t)jiffies_to_usecs_hz(tp->icsk_rto, tp->hz)
-                                         : tcp_rto_delta_us(tp);
-    if (rto_delta_us > 0) {
-        uint32_t rto_j = usecs_to_jiffies_hz((uint64_t)rto_delta_us, tp->hz);
-        if (rto_j < timeout)
-            timeout = rto_j;
-    }
-    inet_csk_reset_xmit_timer(tp, ICSK_TIME_LOSS_PROBE, timeout, tcp_rto_max(tp), cpu);
-    return true;
-}
-
-void tcp_set_xmit_timer(TcpSock *tp, Cpu *cpu)
-{
-    if (!tcp_schedule_loss_probe(tp, true, cpu))
-        tcp_rearm_rto(tp, cpu);
-}
-
-/* The probe of tcp_send_loss_probe when no new data can go: the last MSS of the last skb. */
-static bool tcp_loss_probe_retransmit(TcpSock *tp, uint32_t mss, Cpu *cpu)
-{
-    Skb *skb = tp->rtx_queue.tail;
-    if (!skb)
-        return false;
-    uint32_t pcount = tcp_skb_pcount(skb);
-    if (pcount > 1 && skb->len > (pcount - 1) * mss) {
-        tcp_fragment(tp, &tp->rtx_queue, skb, (pcount - 1) * mss);
-        skb = skb->next;
-    }
-    if (__tcp_retransmit_skb(tp, skb, 1, cpu))
-        return false;
-    tp->tlp_retrans = true;
-    return true;
-}
-
-/* The probe itself: new data if some fits the peer's window (ignoring cwnd), else the last MSS
- * again. True when a probe left. */
-static bool tcp_loss_probe_send(TcpSock *tp, Cpu *cpu)
-{
-    uint32_t mss = tp->mss_cache;
-    Skb *skb = tp->write_queue.head;
-    tp->tlp_retrans = false;
-    if (skb && tcp_snd_wnd_test(tp, skb, mss)) {
-        uint32_t pcount = tp->packets_out;
-        tcp_write_xmit(tp, mss, TCP_NAGLE_OFF, 2, cpu);
-        return tp->packets_out > pcount;
-    }
-    return tcp_loss_probe_retransmit(tp, mss, cpu);
-}
-
-/* tcp_send_loss_probe (T.D.2): at most one probe per episode (tlp_high_seq); then the RTO is
- * re-armed, from now when a probe left. */
-bool tcp_send_loss_probe(TcpSock *tp, Cpu *cpu)
-{
-    bool sent = !tp->tlp_high_seq && tcp_loss_probe_send(tp, cpu);
-    if (sent) {
-        tp->tlp_high_seq = tp->snd_nxt;
-        tcp_count(tp, CTR_TcpExtTCPLossProbes, 1);
-        tcp_diag_timer_fired(tp, false);
-        tp->icsk_pending = 0;
-    }
-    tcp_rearm_rto(tp, cpu);
-    return sent;
 }
 
 /* ---- zero-window probes (tcp_send_probe0, tcp_write_wakeup) ---- */
