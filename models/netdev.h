@@ -66,7 +66,7 @@ void ip_rcv(Host *h, Skb *skb, Cpu *cpu);
  * skb that still belongs to a socket - its last frame left the NIC (in the NIC's NAPI poll),
  * loopback_xmit orphaned it, or a queue dropped it - right after sk->wmem_alloc was reduced by
  * skb->truesize. It must not transmit synchronously (the kernel defers to the TSQ tasklet).
- * Implemented by tcp_output.c (TSQ). */
+ * Implemented by tcp_tsq.c (TSQ). */
 void sock_wfree(Sock *sk, const Skb *skb, Cpu *cpu);
 
 /* Capture what tcpdump on dev would see (models/pcap.h): transmitted skbs when the qdisc hands

@@ -529,13 +529,7 @@ void __tcp_push_pending_frames(TcpSock *tp, uint32_t mss_now, int nonagle, Cpu *
 void tcp_push_one(TcpSock *tp, uint32_t mss_now, Cpu *cpu);
 uint32_t tcp_send_mss(TcpSock *tp, uint32_t *size_goal);
 uint32_t tcp_tso_autosize(const TcpSock *tp, uint32_t mss_now);
-void tcp_release_cb_tp(TcpSock *tp, Cpu *cpu);
-void tcp_tsq_write(TcpSock *tp, Cpu *cpu);
 void tcp_mark_push(TcpSock *tp, Skb *skb);
-void tcp_tsq_init(TcpSock *tp);
-/* tcp_pacing_check: with internal pacing, true (and the pacing timer armed on cpu) while the
- * next skb's departure time tcp_wstamp_ns is in the future. */
-bool tcp_pacing_check(TcpSock *tp, Cpu *cpu);
 void tcp_check_probe_timer(TcpSock *tp, Cpu *cpu);
 void tcp_send_probe0(TcpSock *tp, Cpu *cpu);
 uint64_t tcp_probe0_when(const TcpSock *tp);
@@ -555,6 +549,14 @@ bool tcp_send_loss_probe(TcpSock *tp, Cpu *cpu);
 void tcp_rearm_rto(TcpSock *tp, Cpu *cpu);
 void tcp_set_xmit_timer(TcpSock *tp, Cpu *cpu);
 int64_t tcp_rto_delta_us(const TcpSock *tp);
+
+/* ---- tcp_tsq.c: TSQ, the pacing hold, tcp_release_cb's deferred work ---- */
+void tcp_release_cb_tp(TcpSock *tp, Cpu *cpu);
+void tcp_tsq_write(TcpSock *tp, Cpu *cpu);
+void tcp_tsq_init(TcpSock *tp);
+/* tcp_pacing_check: with internal pacing, true (and the pacing timer armed on cpu) while the
+ * next skb's departure time tcp_wstamp_ns is in the future. */
+bool tcp_pacing_check(TcpSock *tp, Cpu *cpu);
 
 /* ---- tcp_timer.c ---- */
 void tcp_init_xmit_timers(TcpSock *tp);

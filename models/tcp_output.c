@@ -8,9 +8,9 @@
  * Why: every ACK-clock effect the seed patches change goes through these few functions, so they
  * carry the kernel's names and its order of operations. The rest of the kernel file lives
  * apart, one job per file: retransmissions (fast, RTO, TLP) and the arming of the shared
- * retransmit timer for RTO or TLP in tcp_retrans.c. The deferred work of a socket released by
- * its owner (tcp_release_cb) and TSQ's TX-completion hook (sock_wfree) are here too, as in
- * Linux.
+ * retransmit timer for RTO or TLP in tcp_retrans.c; TSQ's TX-completion hook (sock_wfree) and
+ * handler, the pacing hold and the deferred work of a socket released by its owner
+ * (tcp_release_cb) in tcp_tsq.c.
  */
 #include "models/netdev.h"
 #include "models/observe.h"
@@ -745,82 +745,4 @@ void tcp_send_probe0(TcpSock *tp, Cpu *cpu)
         when = tcp_probe0_when(tp);
     }
     inet_csk_reset_xmit_timer(tp, ICSK_TIME_PROBE0, when, tcp_rto_max(tp), cpu);
-}
-
-/* ---- deferred work and TSQ ---- */
-
-/* tcp_tsq_write / tcp_tsq_handler: resume transmission after TX completions. */
-void tcp_tsq_write(TcpSock *tp, Cpu *cpu)
-{
-    if (tp->lost_out > tp->retrans_out && tp->snd_cwnd > tcp_packets_in_flight(tp)) {
-        tp->tcp_mstamp = sim_now(tcp_sim(tp));
-        tcp_xmit_retransmit_queue(tp, cpu);
-    }
-    tcp_write_xmit(tp, tp->mss_cache, 0, 0, cpu);
-}
-
-static bool tcp_tsq_run(SoftirqWork *w, Cpu *cpu)
-{
-    TcpSock *tp = w->ctx;
-    if (sock_owned_by_user(&tp->sk))
-        tp->tsq_flags |= TCPF_TSQ_DEFERRED;
-    else
-        tcp_tsq_write(tp, cpu);
-    return false;
-}
-
-/* tcp_pacing_check (4.20+): with internal pacing, hold the next skb while its departure time is
- * in the future and arm the pacing timer (tcp_timer.c) for it, unless already armed. */
-bool tcp_pacing_check(TcpSock *tp, Cpu *cpu)
-{
-    if (!tcp_conf(tp)->pacing || tp->tcp_wstamp_ns <= tp->tcp_mstamp)
-        return false;
-    if (!sim_event_pending(&tp->pacing_timer)) {
-        tp->pacing_cpu = cpu;
-        sim_schedule_at(tcp_sim(tp), &tp->pacing_timer, tp->tcp_wstamp_ns);
-    }
-    return true;
-}
-
-void tcp_tsq_init(TcpSock *tp)
-{
-    /* tcp_wfree: tasklet_schedule(&tsq->tasklet), TASKLET_SOFTIRQ, after NET_RX */
-    softirq_work_init(&tp->tsq_work, SOFTIRQ_TASKLET, tcp_tsq_run, tp);
-}
-
-/* tcp_wfree (netdev.h's sock_wfree): a TX completion while throttled queues the TSQ handler
- * (the kernel's per-CPU TSQ tasklet) on the completing CPU - unless the completion runs in
- * ksoftirqd and some of the socket's skbs are still below TCP ("tcp: TCP Small Queues and
- * strange attractors", 9b462d02d6dd, 4.9; 6.6: sk_wmem_alloc >= SKB_TRUESIZE(1) with its base
- * reference of 1, i.e. at least one skb's truesize left): under that stress TSQ waits until the
- * qdisc and the ring hold none of the flow's data, and THROTTLED stays set for that
- * completion. */
-void sock_wfree(Sock *sk, const Skb *skb, Cpu *cpu)
-{
-    TcpSock *tp = tcp_from_sk(sk);
-    (void)skb;
-    if (sk->wmem_alloc >= SKB_TRUESIZE_OVERHEAD && cpu && cpu_current(cpu) == cpu_ksoftirqd(cpu))
-        return;
-    if (!(tp->tsq_flags & TSQF_THROTTLED))
-        return;
-    tp->tsq_flags &= ~(uint32_t)TSQF_THROTTLED;
-    cpu_raise_softirq(cpu, &tp->tsq_work);
-}
-
-/* tcp_release_cb (H.A.7): the work deferred while the owner held the socket, in kernel order. */
-void tcp_release_cb_tp(TcpSock *tp, Cpu *cpu)
-{
-    uint32_t flags = tp->tsq_flags & TCP_DEFERRED_ALL;
-    if (!flags)
-        return;
-    tp->tsq_flags &= ~(uint32_t)TCP_DEFERRED_ALL;
-    tp->tcp_mstamp = sim_now(tcp_sim(tp));
-    if (flags & TCPF_TSQ_DEFERRED)
-        tcp_tsq_write(tp, cpu);
-    if (flags & TCPF_WRITE_TIMER_DEFERRED)
-        tcp_write_timer_handler(tp, cpu);
-    if (flags & TCPF_DELACK_TIMER_DEFERRED)
-        tcp_delack_timer_handler(tp, cpu);
-    if ((flags & TCPF_ACK_DEFERRED) && inet_csk_ack_scheduled(tp))
-        tcp_send_ack(tp, cpu);
 }
