@@ -429,7 +429,9 @@ static bool tcp_nagle_test(const TcpSock *tp, const Skb *skb, uint32_t mss, int 
     return !tcp_nagle_check(skb->len < mss, tp, nonagle);
 }
 
-/* tcp_mss_split_point: how much of the head skb to send now (whole MSSes within the window). */
+/* tcp_mss_split_point: how much of the head skb to send now (whole MSSes within the window).
+ * The partial last segment goes with them only when Nagle would not hold it, and only since
+ * late 2014 (hosts.H.tcp.tso_split_nagle); before, the split was always at the last whole MSS. */
 static uint32_t tcp_mss_split_point(const TcpSock *tp, const Skb *skb, uint32_t mss_now,
                                     uint32_t max_segs, int nonagle)
 {
@@ -441,7 +443,7 @@ static uint32_t tcp_mss_split_point(const TcpSock *tp, const Skb *skb, uint32_t 
     if (max_len <= needed)
         return max_len;
     uint32_t partial = needed % mss_now;
-    if (tcp_nagle_check(partial != 0, tp, nonagle))
+    if (!tcp_conf(tp)->tso_split_nagle || tcp_nagle_check(partial != 0, tp, nonagle))
         return needed - partial;
     return needed;
 }

@@ -555,6 +555,13 @@ static const ConfKey table[] = {
          "in flight (\"tcp: limit GSO packets to half cwnd\", Eric Dumazet, 2015). false = "
          "2.6-3.x, whose tcp_cwnd_test() returned all of cwnd - in_flight: tcp_write_xmit cut a "
          "TSO skb to the whole cwnd quota (within the peer's window and the 64 KB size goal)."),
+    HOST("tcp", "tcp.tso_split_nagle", CONF_T_BOOL, tcp.tso_split_nagle, "true", NULL, NULL,
+         "tcp_mss_split_point keeps a TSO skb's last, partial segment on it when Nagle would let "
+         "that segment go (TCP_NAGLE_PUSH, nothing small in flight): the skb leaves whole (Eric "
+         "Dumazet's \"tcp: refine TSO splits\", late 2014). false = the kernels before it "
+         "(2.6-3.x tcp_output.c): the split point is always the last whole MSS, so the partial "
+         "tail is cut off by tcp_fragment and sent as an skb of its own, Nagle permitting - one "
+         "more split and transmit per pushed write that does not end on an MSS boundary."),
     HOST("tcp", "tcp.slow_start_after_idle", CONF_T_BOOL, tcp.slow_start_after_idle, "true", NULL,
          NULL,
          "net.ipv4.tcp_slow_start_after_idle=1 (the default of every kernel, RFC 2861): a sender "

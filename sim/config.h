@@ -317,6 +317,8 @@ typedef struct TcpConf {
     bool autocorking;          /* hosts.H.tcp.autocorking: net.ipv4.tcp_autocorking (3.14+) */
     bool moderate_cwnd;        /* hosts.H.tcp.moderate_cwnd: <= 4.x tcp_moderate_cwnd() */
     bool tso_half_cwnd;        /* hosts.H.tcp.tso_half_cwnd: a TSO skb takes <= cwnd/2 (2015+) */
+    bool tso_split_nagle;      /* hosts.H.tcp.tso_split_nagle: tcp_mss_split_point's Nagle term
+                                * (late 2014+) */
     bool slow_start_after_idle; /* hosts.H.tcp.slow_start_after_idle: RFC 2861 cwnd validation */
     bool ofo_grows_window;     /* hosts.H.tcp.ofo_grows_window: tcp_data_queue_ofo grows rcv_ssthresh */
     bool ofo_quickack;         /* hosts.H.tcp.ofo_quickack: out-of-order data enters quick-ACK

@@ -42,7 +42,8 @@ static inline void th_tcp_conf(TcpConf *t)
                     .win_scaling = TCP_WIN_ADV_WIN_SCALE_1, .window_counts_backlog = true,
                     .delack_from_rto_min = true, .push_full_mss = true, .ack_rcvlowat = true,
                     .gap_fill_ack_now = true,
-                    .quickack_per_ack = true, .tso_half_cwnd = true, .tsq = true,
+                    .quickack_per_ack = true, .tso_half_cwnd = true, .tso_split_nagle = true,
+                    .tsq = true,
                     .sndbuf_autotune = true };
 }
 

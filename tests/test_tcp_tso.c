@@ -86,6 +86,34 @@ static void test_nagle_holds_only_the_tail(void)
     th_free(tb);
 }
 
+/* hosts.H.tcp.tso_split_nagle. A 4444-byte write at MSS 1448 (3 MSS + 100 bytes) with nothing
+ * in flight: Nagle would not hold its 100-byte tail (no packets out), so since late 2014
+ * tcp_mss_split_point returns the whole skb and one 4-segment TSO skb leaves. Before, the split
+ * point is 3 x 1448 = 4344: tcp_fragment cuts the tail off, the 4344 bytes leave, and the
+ * 100-byte skb follows as a second transmission (Minshall's check passes: no small segment was
+ * sent yet). Returns the skbs transmitted. */
+static uint32_t skbs_for_tail_write(bool split_nagle)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.tso_split_nagle = split_nagle;
+    th_connect(tb, 1500);
+    tb->a->snd_cwnd = 100;
+    tb->a->snd_wnd = tb->a->max_window = 4u << 20;
+    th_write(tb->a, 4444);
+    uint32_t n = th_pending(tb, 0);
+    g_assert_cmpuint(tb->out[0].head->len, ==, split_nagle ? 4444 : 4344);
+    g_assert_cmpuint(tb->out[0].tail->len, ==, split_nagle ? 4444 : 100);
+    g_assert_cmpuint(tb->a->write_queue.qlen, ==, 0);
+    th_free(tb);
+    return n;
+}
+
+static void test_split_point_nagle_era(void)
+{
+    g_assert_cmpuint(skbs_for_tail_write(true), ==, 1);
+    g_assert_cmpuint(skbs_for_tail_write(false), ==, 2);
+}
+
 /* TSO deferral (hosts.H.tcp.tso_defer). 10 MSS in flight, then the peer's window is cut so that
  * 2 MSS more may go while a 20-MSS skb waits: 2896 bytes is under a third of the window
  * (17376 / 3 = 5792) and under a full TSO skb, and the skb is the queue's tail, so a deferring
@@ -315,6 +343,7 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/tso/mss1448-unchanged", test_tso_mss1448_unchanged);
     g_test_add_func("/tcp/tso/nagle-minshall-tso-tail", test_nagle_minshall_tso_tail);
     g_test_add_func("/tcp/tso/nagle-holds-only-the-tail", test_nagle_holds_only_the_tail);
+    g_test_add_func("/tcp/tso/split-point-nagle-era", test_split_point_nagle_era);
     g_test_add_func("/tcp/tso/defer-off-sends-the-opening", test_tso_defer_off_sends_the_opening);
     g_test_add_func("/tcp/tso/defer-4x", test_tso_defer_4x);
     g_test_add_func("/tcp/tso/defer-4x-ack-due-within-a-ms", test_tso_defer_4x_ack_due_within_a_ms);

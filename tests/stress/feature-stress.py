@@ -158,6 +158,7 @@ def tcp_lines(r):
                   f"      init_cwnd: {r.choice(['iw10', 'rfc3390'])}",
                   f"      loss_detection: {r.choice(['rack', 'fack'])}",
                   f"      moderate_cwnd: {flag(r, .5)}", f"      tso_half_cwnd: {flag(r, .5)}",
+                  f"      tso_split_nagle: {flag(r, .5)}",
                   f"      push_full_mss: {flag(r, .5)}", f"      quickack_per_ack: {flag(r, .5)}",
                   f"      tsq: {flag(r, .7)}", f"      tsq_cap_paced: {flag(r, .3)}",
                   f"      sndbuf_autotune: {flag(r, .7)}",
