@@ -488,11 +488,19 @@ static void tcp_event_new_data_sent(TcpSock *tp, Skb *skb, Cpu *cpu)
 }
 
 /* tcp_cwnd_validate: remember whether the flow used its cwnd (cwnd growth needs it), and give
- * back what an application-limited flow did not use (RFC 2861). */
+ * back what an application-limited flow did not use (RFC 2861). Before f4ce91ce12a7 (2022;
+ * hosts.H.tcp.cwnd_limited 3.16 and 5.10) the mark was recorded only at a round's end or when
+ * more went out than before in the round, so a send that did not fill cwnd could clear it
+ * mid-round, and cwnd found full without a round's end left it as it was. */
 static void tcp_cwnd_validate(TcpSock *tp, bool is_cwnd_limited)
 {
-    if (tp->snd_una >= tp->cwnd_usage_seq || is_cwnd_limited ||
-        (!tp->is_cwnd_limited && tp->packets_out > tp->max_packets_out)) {
+    TcpCwndLimited era = tcp_conf(tp)->cwnd_limited;
+    bool round_end = tp->snd_una >= tp->cwnd_usage_seq;
+    bool more_out = tp->packets_out > tp->max_packets_out;
+    bool record = era == TCP_CWND_LIMITED_3_16 || era == TCP_CWND_LIMITED_5_10
+                      ? round_end || more_out
+                      : round_end || is_cwnd_limited || (!tp->is_cwnd_limited && more_out);
+    if (record) {
         tp->is_cwnd_limited = is_cwnd_limited;
         tp->max_packets_out = tp->packets_out;
         tp->cwnd_usage_seq = tp->snd_nxt;
@@ -653,7 +661,11 @@ bool tcp_write_xmit(TcpSock *tp, uint32_t mss_now, int nonagle, int push_one, Cp
         if (push_one != 2)
             tcp_schedule_loss_probe(tp, false, cpu);
     }
-    if (sent_pkts || cwnd_limited)
+    /* 3.16-5.9 (and <= 3.15) validate only after a send; 299bcb55ecd1 (5.10) also after a push
+     * that found cwnd full */
+    bool validate_unsent = tcp_conf(tp)->cwnd_limited == TCP_CWND_LIMITED_TRACKED ||
+                           tcp_conf(tp)->cwnd_limited == TCP_CWND_LIMITED_5_10;
+    if (sent_pkts || (cwnd_limited && validate_unsent))
         tcp_cwnd_validate(tp, cwnd_limited);
     return !tp->packets_out && tp->write_queue.head;
 }

@@ -60,7 +60,8 @@ static const char *const win_scaling_choices[] = {"adv_win_scale_2", "adv_win_sc
                                                   "scaling_ratio", "scaling_ratio_6.5",
                                                   "scaling_ratio_6.10", NULL};
 static const char *const cwnd_count_choices[] = {"segments", "acks", NULL};
-static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", NULL};
+static const char *const cwnd_limited_choices[] = {"tracked", "in_flight", "3.16", "5.10",
+                                                     NULL};
 static const char *const check_space_choices[] = {"5.18", "5.10", "queue_shrunk", NULL};
 static const char *const sendmsg_frag_choices[] = {"32k", "4k", NULL};
 static const char *const init_rcv_wnd_choices[] = {"64k", "10mss", "rfc2414", NULL};
@@ -80,7 +81,8 @@ G_STATIC_ASSERT(TCP_WIN_SCALING_RATIO == 2 && TCP_WIN_SCALING_RATIO_6_10 == 4);
 G_STATIC_ASSERT(TCP_LOSS_RACK == 0 && TCP_LOSS_FACK == 1);
 G_STATIC_ASSERT(TCP_TIMEOUTS_EVERY == 0 && TCP_TIMEOUTS_FIRST == 1);
 G_STATIC_ASSERT(TCP_CWND_COUNT_ACKS == 1);
-G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1);
+G_STATIC_ASSERT(TCP_CWND_LIMITED_IN_FLIGHT == 1 && TCP_CWND_LIMITED_3_16 == 2 &&
+                TCP_CWND_LIMITED_5_10 == 3);
 G_STATIC_ASSERT(TCP_INIT_CWND_RFC3390 == 1);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_6_18 == 2);
 G_STATIC_ASSERT(TCP_RCV_AUTOTUNE_3X == 3);
@@ -682,7 +684,15 @@ static const ConfKey table[] = {
              "before the ACK reach cwnd, or (with TSO/GSO) what is left is under cwnd / "
              "tcp_tso_win_divisor (3) and under 64 KB, or at most tcp_max_burst (tp->reordering). "
              "A flow whose TSO deferral keeps it below cwnd grows under in_flight, and with "
-             "tracked only through the deferral's own mark."),
+             "tracked only through the deferral's own mark. tracked is the rule since "
+             "f4ce91ce12a7 (\"tcp: fix tcp_cwnd_validate() to not forget is_cwnd_limited\", "
+             "2022): tcp_cwnd_validate records the mark at a round's end, whenever cwnd is "
+             "found full, or when more goes out than before in a round that was not limited. "
+             "5.10 = from 299bcb55ecd1 (\"tcp: fix cwnd-limited bug for TSO deferral where we "
+             "send nothing\", 5.10) until then: it runs after a push that found cwnd full even "
+             "if nothing went, but records only at a round's end or when more goes out than "
+             "before, so a send mid-round that does not fill cwnd clears the mark; 3.16 = "
+             "3.16-5.9, the same but it runs only when something was sent."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.sendmsg_frag", tcp.sendmsg_frag, "32k",
              sendmsg_frag_choices, "tcp",
              "What tcp_sendmsg copies user data into: 32k = 3.7+ (5640f7685831 \"net: use a per "

@@ -114,6 +114,10 @@ typedef enum {
                                  * slow start up to 2 x max_packets_out */
     TCP_CWND_LIMITED_IN_FLIGHT, /* <= 3.15: tcp_is_cwnd_limited(sk, in_flight) per ACK, with the
                                  * TSO-deferral slack and tcp_max_burst */
+    TCP_CWND_LIMITED_3_16,      /* 3.16-5.9: tracked, but tcp_cwnd_validate runs only after a
+                                 * send and a later send can clear the mark mid-round */
+    TCP_CWND_LIMITED_5_10,      /* 5.10 until f4ce91ce12a7 (2022): also after a push that sent
+                                 * nothing while cwnd was full; the mark still clearable */
 } TcpCwndLimited;
 typedef enum {
     TCP_GROW_WINDOW_5_1,    /* 5.1+ (6728c6174a47, in the 4.4+ stable trees): rcv_ssthresh grows

@@ -361,6 +361,55 @@ static void test_cwnd_validate_usage_era(void)
     g_assert_cmpuint(cwnd_after_validate(TCP_CWND_LIMITED_TRACKED), ==, 20);
 }
 
+/* When tcp_write_xmit records the cwnd-limited mark (tcp_cwnd_validate), by era
+ * (hosts.H.tcp.cwnd_limited), worked from the kernels' tcp_write_xmit / tcp_cwnd_validate:
+ *   A - a push that sends nothing because cwnd is full (5 out, cwnd 5), with the round's marker
+ *       reached (cwnd_usage_seq = snd_una): 3.16-5.9 do not validate without a send (the mark
+ *       stays false); 5.10 (299bcb55ecd1) validates and, the round having ended, records true;
+ *       so does the 2022 rule.
+ *   B - mid-round (the marker far ahead), the mark true and 5 out at most so far, a push that
+ *       sends 2 more without filling cwnd 100: 3.16 and 5.10 record (more out than before) and
+ *       clear the mark; f4ce91ce12a7's rule keeps it (it records a larger count only when the
+ *       round was not limited). */
+static bool cwnd_limited_mark(TcpCwndLimited era, bool case_a)
+{
+    TcpBench *tb = th_new();
+    tb->conf[0].tcp.cwnd_limited = era;
+    tb->conf[0].tcp.tso_defer = TCP_TSO_DEFER_OFF;
+    th_connect(tb, 1500);
+    TcpSock *tp = tb->a;
+    tp->snd_cwnd = 100;
+    tp->snd_wnd = tp->max_window = 4u << 20;
+    th_write(tp, 5 * 1448);
+    g_assert_cmpuint(tp->packets_out, ==, 5);
+    g_assert_false(tp->is_cwnd_limited);
+    g_assert_cmpuint(tp->max_packets_out, ==, 5);
+    if (case_a) {
+        tp->snd_cwnd = 5;
+        tp->cwnd_usage_seq = tp->snd_una;
+        th_write(tp, 1448);
+        g_assert_cmpuint(tp->packets_out, ==, 5); /* nothing went */
+    } else {
+        tp->is_cwnd_limited = true;
+        tp->cwnd_usage_seq = tp->snd_nxt + (1u << 20);
+        th_write(tp, 2 * 1448);
+        g_assert_cmpuint(tp->packets_out, ==, 7);
+    }
+    bool mark = tp->is_cwnd_limited;
+    th_free(tb);
+    return mark;
+}
+
+static void test_cwnd_limited_mark_era(void)
+{
+    g_assert_false(cwnd_limited_mark(TCP_CWND_LIMITED_3_16, true));
+    g_assert_true(cwnd_limited_mark(TCP_CWND_LIMITED_5_10, true));
+    g_assert_true(cwnd_limited_mark(TCP_CWND_LIMITED_TRACKED, true));
+    g_assert_false(cwnd_limited_mark(TCP_CWND_LIMITED_3_16, false));
+    g_assert_false(cwnd_limited_mark(TCP_CWND_LIMITED_5_10, false));
+    g_assert_true(cwnd_limited_mark(TCP_CWND_LIMITED_TRACKED, false));
+}
+
 /* CUBIC after a loss at cwnd 100 (cwnd 70, 100 ms RTT), every ACK covering 4 segments, for
  * 3 s, cwnd sampled every 100 ms. Counting segments, cwnd follows the curve (72, 74, ... 100).
  * Counting ACKs, 3.x CUBIC divides cnt by its packets-per-ACK estimate (converging from 2 to 4),
@@ -527,5 +576,6 @@ int main(int argc, char **argv)
     g_test_add_func("/tcp/cwnd-count/cubic-ack-ratio", test_cwnd_count_cubic_ack_ratio);
     g_test_add_func("/tcp/cwnd-limited/in-flight", test_cwnd_limited_in_flight);
     g_test_add_func("/tcp/cwnd-limited/validate-usage-era", test_cwnd_validate_usage_era);
+    g_test_add_func("/tcp/cwnd-limited/mark-era", test_cwnd_limited_mark_era);
     return g_test_run();
 }

@@ -153,7 +153,7 @@ def tcp_lines(r):
              f"      comp_sack_delay: {r.choice(['0', '50us', '1ms'])}",
              f"      comp_sack_slack: {r.choice(['0', '100us'])}"]
     if r.random() < 0.5:  # the era keys: older kernels' rules, in any mix
-        lines += [f"      cwnd_limited: {r.choice(['tracked', 'in_flight'])}",
+        lines += [f"      cwnd_limited: {r.choice(['tracked', 'in_flight', '3.16', '5.10'])}",
                   f"      hystart: {r.choice(['on', '3.x', 'off'])}",
                   f"      init_cwnd: {r.choice(['iw10', 'rfc3390'])}",
                   f"      loss_detection: {r.choice(['rack', 'fack'])}",
