@@ -677,14 +677,15 @@ static const ConfKey table[] = {
              "4.3, not shifting its epoch over an idle period."),
     ENUM_ROW(CONF_SEC_HOST, HostConf, "tcp.cwnd_limited", tcp.cwnd_limited, "tracked",
              cwnd_limited_choices, "tcp",
-             "When an ACK may grow cwnd (tcp_is_cwnd_limited): tracked = 3.16+ (e114a710aa50 "
-             "\"tcp: fix cwnd limited checking to improve congestion control\"): the last sends "
+             "When an ACK may grow cwnd (tcp_is_cwnd_limited): tracked = the mark of 3.16+ "
+             "(e114a710aa50 \"tcp: fix cwnd limited checking to improve congestion control\"), "
+             "recorded by the 2022 rule below: the last sends "
              "found cwnd full, or a TSO skb was deferred for want of cwnd, or in slow start cwnd "
              "is below twice the most that was out; in_flight = <= 3.15: the packets in flight "
              "before the ACK reach cwnd, or (with TSO/GSO) what is left is under cwnd / "
              "tcp_tso_win_divisor (3) and under 64 KB, or at most tcp_max_burst (tp->reordering). "
              "A flow whose TSO deferral keeps it below cwnd grows under in_flight, and with "
-             "tracked only through the deferral's own mark. tracked is the rule since "
+             "tracked only through the deferral's own mark. The 2022 rule, since "
              "f4ce91ce12a7 (\"tcp: fix tcp_cwnd_validate() to not forget is_cwnd_limited\", "
              "2022): tcp_cwnd_validate records the mark at a round's end, whenever cwnd is "
              "found full, or when more goes out than before in a round that was not limited. "

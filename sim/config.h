@@ -110,8 +110,9 @@ typedef enum {
     TCP_CWND_COUNT_ACKS,     /* <= 3.13 with tcp_abc = 0: one growth step per ACK */
 } TcpCwndCount;
 typedef enum {
-    TCP_CWND_LIMITED_TRACKED,   /* 3.16+ (e114a710aa50): tp->is_cwnd_limited from the last sends,
-                                 * slow start up to 2 x max_packets_out */
+    TCP_CWND_LIMITED_TRACKED,   /* 3.16's tp->is_cwnd_limited (e114a710aa50) from the last sends,
+                                 * slow start up to 2 x max_packets_out, recorded by the 2022
+                                 * rule (f4ce91ce12a7); the older recording rules below */
     TCP_CWND_LIMITED_IN_FLIGHT, /* <= 3.15: tcp_is_cwnd_limited(sk, in_flight) per ACK, with the
                                  * TSO-deferral slack and tcp_max_burst */
     TCP_CWND_LIMITED_3_16,      /* 3.16-5.9: tracked, but tcp_cwnd_validate runs only after a
