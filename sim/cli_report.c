@@ -110,13 +110,14 @@ GPtrArray *compare_rows(const Scenario *s, const GPtrArray *results)
         g_ptr_array_add(rows, counter_row(g_ptr_array_index(rep->counters, i), rep->host, results));
     CompareRow *goodput = metric_row("goodput (Mbit/s)", "goodput",
                                      "goodput_bps", 1e-6, 3, results);
-    CompareRow *tps = metric_row("transactions/s", "transactions_per_s",
-                                 "transactions_per_s", 1.0, 1, results);
     g_ptr_array_add(rows, goodput);
-    g_ptr_array_add(rows, tps);
-    /* per-flow spread, for the metric each type of workload has */
     g_autoptr(GHashTable) rr = workloads_of_type(s, WORKLOAD_RR);
     g_autoptr(GHashTable) stream = workloads_of_type(s, WORKLOAD_STREAM);
+    /* transactions only where a workload has them: a stream scenario's row would read 0 */
+    if (g_hash_table_size(rr) > 0)
+        g_ptr_array_add(rows, metric_row("transactions/s", "transactions_per_s",
+                                         "transactions_per_s", 1.0, 1, results));
+    /* per-flow spread, for the metric each type of workload has */
     CompareRow *slow_tps = slowest_row("slowest flow, transactions/s", "transactions_per_s",
                                        "transactions_per_s_min_flow", 1.0, 1, rr, results);
     CompareRow *slow_gp = slowest_row("slowest flow, goodput (Mbit/s)", "goodput",
