@@ -199,7 +199,7 @@ Cpu *cpu_new(Host *h, uint32_t index)
     sim_event_init(&cpu->tick, tick_fire, cpu, EVK_SCHED_TICK, obj);
     rq_init(&cpu->rq, &h->conf->sched, h->ncpus, h->hz);
     rq_share_waiting_count(&cpu->rq, &h->nr_rqs_waiting);
-    cpu->avg_idle_ns = 2 * SCHED_MIGRATION_COST_NS; /* sched_init: 2 * migration cost */
+    cpu->avg_idle_ns = 2 * h->conf->sched.migration_cost_ns; /* sched_init: 2 x migration cost */
     cpu->idle_stamp = -1;
     cpu->mark = sim_now(h->sim);
     idle_enter(cpu);
@@ -480,8 +480,10 @@ static void cpu_schedule(Cpu *cpu)
         rq_dequeue_sleep(&cpu->rq, prev);
     else if (prev)
         prev->state = TASK_RUNNABLE;
-    if (prev)
+    if (prev) {
         prev->yield_after_step = false;
+        prev->exec_start = sim_now(cpu->sim); /* put_prev_entity -> update_curr */
+    }
     cpu->need_resched = false;
     Task *next = rq_pick_next(&cpu->rq);
     if (!next && prev && newidle_balance(cpu))
@@ -593,7 +595,8 @@ void task_init(Task *t, Host *h, const char *name, TaskStepFn step, void *ctx,
         if (cpu_allowed(allowed, i) && (!best || h->cpus[i]->nr_tasks < best->nr_tasks))
             best = h->cpus[i];
     g_assert(best);
-    *t = (Task){ .step = step, .ctx = ctx, .host = h, .cpu = best, .state = TASK_NEW };
+    *t = (Task){ .step = step, .ctx = ctx, .host = h, .cpu = best, .state = TASK_NEW,
+                 .exec_start = -1 };
     if (allowed)
         t->allowed = *allowed;
     g_strlcpy(t->name, name, sizeof t->name);

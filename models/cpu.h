@@ -77,7 +77,8 @@ struct Task {
     uint64_t deadline;     /* EEVDF virtual deadline */
     int64_t vlag;          /* EEVDF lag saved at sleep; while current, the RUN_TO_PARITY stash */
     sim_time_t slice_start;
-    sim_time_t exec_start;
+    sim_time_t exec_start; /* se.exec_start as load balancing reads it (task_hot): when it last
+                            * stopped running; -1 = it never ran (cache-cold) */
     sim_time_t remaining;  /* of the interrupted or pending step */
     struct Task *rq_next, *rq_prev; /* the run queue's list, in enqueue order */
     struct {

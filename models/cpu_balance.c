@@ -36,9 +36,15 @@
  * a task can be pulled only from a CPU of load 2 or more, where it waits. Busiest: the highest
  * load, ties to the lowest CPU index, skipping CPUs with nothing the puller may take (the
  * LBF_ALL_PINNED retry of load_balance()). One task per pull.
+ * Cache-hot tasks (can_migrate_task -> task_hot): a waiting task that ran less than
+ * sched.migration_cost ago stays where it is, unless the puller's periodic balancing has failed
+ * more than cache_nice_tries times in a row (sd->nr_balance_failed: a failed periodic or nohz pass
+ * raises it, a failed newidle pass leaves it, a pull or a balanced host resets it). A busiest
+ * CPU whose candidates are all hot ends the pass: the kernel tries another CPU only when every
+ * task was pinned, not when they were hot.
  * Simplified: no PELT load or utilisation, no imbalance types or migration_type (one task per
- * pull whatever the gap), no cache-hot refusal (task_hot(), sysctl_sched_migration_cost 0.5 ms,
- * cache_nice_tries), the avg_idle gate of 2.6.33-5.15 only with sched.newidle_avg_idle, no
+ * pull whatever the gap), no CACHE_HOT_BUDDY (a next/last buddy counts as hot), the avg_idle
+ * gate of 2.6.33-5.15 only with sched.newidle_avg_idle, no
  * max_newidle_lb_cost gate (5.16+) and no NI_RANDOM (6.19) on newidle, no balance_interval
  * doubling after failures, no active balance of a running task, no IPI
  * delay for the nohz kick, and a newidle pass only when a task leaves the CPU (not after an
@@ -91,6 +97,30 @@ static Task *lb_pick_task(const Cpu *src, const Cpu *dst)
     return NULL;
 }
 
+/* sd_init() (kernel/sched/topology.c): a domain whose CPUs share the last-level cache (MC) or
+ * the package (2.6.x SD_CPU_INIT) tolerates one failed periodic pass before moving hot tasks. */
+#define LB_CACHE_NICE_TRIES 1u
+
+/* task_hot(): t last stopped running less than sysctl_sched_migration_cost ago (rq_clock_task -
+ * se.exec_start); a task that never ran is cold, and a cost of 0 makes every task cold. */
+static bool lb_task_hot(const Cpu *dst, const Task *t)
+{
+    sim_time_t cost = dst->host->conf->sched.migration_cost_ns;
+    return cost > 0 && t->exec_start >= 0 && sim_now(dst->sim) - t->exec_start < cost;
+}
+
+/* detach_tasks() on the busiest CPU: the first task lb_pick_task() would take that is cache-cold,
+ * or any such task once dst's failures pass cache_nice_tries; NULL when all are hot. */
+static Task *lb_pick_cold_task(const Cpu *src, const Cpu *dst)
+{
+    bool aggressive = dst->nr_balance_failed > LB_CACHE_NICE_TRIES;
+    uint32_t looked = 0;
+    for (Task *p = src->rq.head; p && looked < LB_NR_MIGRATE; p = p->rq_next, looked++)
+        if (lb_can_migrate(src, p, dst) && (aggressive || !lb_task_hot(dst, p)))
+            return p;
+    return NULL;
+}
+
 /* Debug builds: the host's count of run queues with a waiting task is the true count. */
 static void lb_check_waiting_count(const Host *h)
 {
@@ -104,9 +134,10 @@ static void lb_check_waiting_count(const Host *h)
 #endif
 }
 
-/* find_busiest_queue(): the CPU of highest load, at least min_load, with a task dst may take.
- * Only a waiting task can be taken: with none on the host the scan is skipped, as the kernel's
- * newidle_balance() returns at once while the root domain is not overloaded (rd->overload). */
+/* find_busiest_queue(): the CPU of highest load, at least min_load, with a task dst may take,
+ * and in *task the one detach_tasks() takes from it (NULL: all cache-hot). Only a waiting task
+ * can be taken: with none on the host the scan is skipped, as the kernel's newidle_balance()
+ * returns at once while the root domain is not overloaded (rd->overload). */
 static Cpu *lb_find_busiest(const Cpu *dst, uint32_t min_load, Task **task)
 {
     const Host *h = dst->host;
@@ -120,13 +151,13 @@ static Cpu *lb_find_busiest(const Cpu *dst, uint32_t min_load, Task **task)
         uint32_t load = lb_load(c);
         if (c == dst || load < 2 || load < min_load || (best && load <= best_load))
             continue;
-        Task *t = lb_pick_task(c, dst);
-        if (!t)
+        if (!lb_pick_task(c, dst))
             continue;
         best = c;
         best_load = load;
-        *task = t;
     }
+    if (best)
+        *task = lb_pick_cold_task(best, dst);
     return best;
 }
 
@@ -154,14 +185,18 @@ bool newidle_balance(Cpu *cpu)
     bool gate = cpu->host->conf->sched.newidle_avg_idle;
     if (gate) {
         cpu->idle_stamp = sim_now(cpu->sim);
-        if (cpu->avg_idle_ns < SCHED_MIGRATION_COST_NS)
+        if (cpu->avg_idle_ns < cpu->host->conf->sched.migration_cost_ns)
             return false;
     }
+    bool searched = cpu->host->nr_rqs_waiting > 0;
     Task *t = NULL;
     Cpu *src = lb_find_busiest(cpu, 2, &t);
-    if (!src)
+    if (!src && searched)
+        cpu->nr_balance_failed = 0; /* out_balanced */
+    if (!t)
         return false;
     lb_pull(cpu, src, t, "newidle", false);
+    cpu->nr_balance_failed = 0;
     cpu->idle_stamp = -1;
     return true;
 }
@@ -173,7 +208,8 @@ void newidle_note_wakeup(Cpu *cpu)
 {
     if (cpu->idle_stamp < 0)
         return;
-    sim_time_t delta = sim_now(cpu->sim) - cpu->idle_stamp, max = 2 * SCHED_MIGRATION_COST_NS;
+    sim_time_t delta = sim_now(cpu->sim) - cpu->idle_stamp;
+    sim_time_t max = 2 * cpu->host->conf->sched.migration_cost_ns;
     if (delta > max)
         cpu->avg_idle_ns = max;
     else
@@ -191,8 +227,16 @@ static void rebalance(Cpu *cpu, bool busy, const char *why)
     cpu->next_balance = now + lb_interval(cpu->host, busy);
     Task *t = NULL;
     Cpu *src = lb_find_busiest(cpu, lb_load(cpu) + 2, &t);
-    if (src)
-        lb_pull(cpu, src, t, why, true);
+    if (!src) {
+        cpu->nr_balance_failed = 0; /* out_balanced, or every task pinned */
+        return;
+    }
+    if (!t) {
+        cpu->nr_balance_failed++; /* all cache-hot */
+        return;
+    }
+    lb_pull(cpu, src, t, why, true);
+    cpu->nr_balance_failed = 0;
 }
 
 /* The tick's share (cpu has a current task): its own periodic pass, then, if it has a waiting

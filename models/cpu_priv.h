@@ -43,6 +43,8 @@ struct Cpu {
                                 * progress is charged to (curr when it started); else NULL */
     sim_time_t sched_pending_ns; /* curr's run time not yet given to the scheduler */
     sim_time_t next_balance;   /* periodic balancing: earliest next pass (rq->next_balance) */
+    uint32_t nr_balance_failed; /* its domain's sd->nr_balance_failed: periodic passes in a row
+                                 * that found an imbalance and moved nothing */
     sim_time_t avg_idle_ns;    /* rq->avg_idle (sched.newidle_avg_idle) */
     sim_time_t idle_stamp;     /* rq->idle_stamp: when it last went newly idle, or -1 */
     sim_time_t balance_ns;     /* COST_LB_PULL of pulls into this CPU, paid at its next switch */
@@ -56,9 +58,6 @@ struct Cpu {
     sim_time_t bucket[BUCKET_N];
     uint64_t ctx_switches;
 };
-
-/* sysctl_sched_migration_cost: 0.5 ms in every kernel since 2.6.2x (kernel/sched/fair.c) */
-#define SCHED_MIGRATION_COST_NS (500 * SIM_US)
 
 /* cpu.c */
 

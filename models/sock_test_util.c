@@ -20,6 +20,7 @@ static void sched_defaults(SchedConf *s)
         .preempt = PREEMPT_VOLUNTARY,
         .wake_idle = true,
         .load_balance = true,
+        .migration_cost_ns = 500 * SIM_US,           /* sysctl_sched_migration_cost */
         .irq_time_accounting = true,
     };
 }

@@ -285,6 +285,15 @@ static const ConfKey table[] = {
          "2.6.33, to 5.15). So a CPU that sleeps and wakes at packet rate stops pulling. false "
          "= no such gate (before 2.6.33; 5.16+ and EEVDF gate on max_newidle_lb_cost, not "
          "modelled)."),
+    HOST("sched", "sched.migration_cost", CONF_T_DURATION, sched.migration_cost_ns, "500us", "0",
+         "1s",
+         "sysctl_sched_migration_cost (0.5 ms in every CFS and EEVDF kernel; in debugfs since "
+         "5.13). Load balancing leaves a waiting task on its CPU while it is cache-hot, that is "
+         "while less than this has passed since it last ran (can_migrate_task -> task_hot), "
+         "unless that CPU's periodic balancing has failed more than cache_nice_tries = 1 times "
+         "in a row (sd->nr_balance_failed, counted by periodic and nohz passes, not newidle "
+         "ones; sd_init gives 1 to a domain sharing the last-level cache); newidle_avg_idle "
+         "gates on it too. 0 = no task is ever cache-hot (the kernel's meaning of 0)."),
     HOST("sched", "sched.irq_time_accounting", CONF_T_BOOL, sched.irq_time_accounting, "true", NULL,
          NULL,
          "CONFIG_IRQ_TIME_ACCOUNTING=y, as distribution kernels build it: softirq time that "

@@ -218,6 +218,7 @@ typedef struct SchedConf {
     bool wake_idle;                /* hosts.H.sched.wake_idle */
     bool load_balance;             /* hosts.H.sched.load_balance */
     bool newidle_avg_idle;         /* hosts.H.sched.newidle_avg_idle: CFS 2.6.33-5.15 gate */
+    sim_time_t migration_cost_ns;  /* hosts.H.sched.migration_cost (sysctl_sched_migration_cost) */
     bool irq_time_accounting;      /* hosts.H.sched.irq_time_accounting */
     bool delay_dequeue;            /* hosts.H.sched.delay_dequeue: EEVDF 6.12+ DELAY_DEQUEUE */
     CpuidleTable cpuidle;          /* hosts.H.sched.cpuidle */

@@ -572,6 +572,61 @@ static void test_lb_never_pulls_pinned_task(void)
     g_assert_cmpint(r.cpu1.task_ns, ==, r.w[2].t.runtime_ns);
 }
 
+/* Cache-hot tasks stay put (can_migrate_task -> task_hot, hosts.H.sched.migration_cost). The set-up
+ * of run_wake_placement with load balancing on and wake_idle off: B runs at 2-12 us and sleeps;
+ * woken at 100 us it waits on CPU 0 behind A (pinned there, 20 us on, a_steps of 10 us); CPU 1 is
+ * idle. CPU 0's tick has two tasks, so it balances the tickless CPU 1 (nohz) whenever CPU 1's
+ * interval (2 ms for an idle CPU of a 2-CPU host) is due: at 1, 3, 5 ms. B last ran at 12 us.
+ * Returns the time of B's second step and sets *moved to its migrations. */
+static sim_time_t run_hot(sim_time_t migration_cost, int a_steps, uint64_t *moved)
+{
+    TestHost *th = test_host_new(2, 1000);
+    th->conf.sched.wake_idle = false;
+    th->conf.sched.load_balance = true;
+    th->conf.sched.migration_cost_ns = migration_cost;
+    test_host_build(th);
+    CpuList cpu0 = { .n = 1, .cpu = { 0 } }, cpu1 = { .n = 1, .cpu = { 1 } };
+    StepTask a = { .steps = a_steps, .step_ns = 10 * SIM_US };
+    Sleeper b = { 0 };
+    Task d;
+    task_init(&a.t, &th->host, "a", step_task, &a, &cpu0);
+    task_init(&d, &th->host, "d", step_task, NULL, &cpu1);
+    task_init(&b.t, &th->host, "b", sleeper_step, &b, NULL);
+    task_start(&b.t);
+    Starter st = { .t = &a.t };
+    sim_event_init(&st.ev, starter_fire, &st, 0, 0);
+    sim_schedule_at(th->sim, &st.ev, 20 * SIM_US);
+    Waker w = { .t = &b.t };
+    sim_event_init(&w.ev, waker_fire, &w, 0, 0);
+    sim_schedule_at(th->sim, &w.ev, 100 * SIM_US);
+    sim_run_until(th->sim, 20 * SIM_MS);
+    g_assert_cmpint(b.calls, ==, 2);
+    *moved = b.t.nr_migrations;
+    sim_time_t at = b.at[1];
+    test_host_free(th);
+    return at;
+}
+
+static void test_lb_cache_hot_task_stays(void)
+{
+    uint64_t moved;
+    /* At the 1 ms pass B last ran 988 us ago: cold for a cost of 0 or 500 us, so CPU 1 pulls it
+     * and runs it after the pull (0.6 us) and the switch (2 us) */
+    g_assert_cmpint(run_hot(0, 100, &moved), ==, 1002600);
+    g_assert_cmpuint(moved, ==, 1);
+    g_assert_cmpint(run_hot(500 * SIM_US, 100, &moved), ==, 1002600);
+    g_assert_cmpuint(moved, ==, 1);
+    /* hot for 1 ms: the pass fails and B waits for A to sleep at 1022 us */
+    g_assert_cmpint(run_hot(1 * SIM_MS, 100, &moved), >=, 1022 * SIM_US);
+    g_assert_cmpuint(moved, ==, 0);
+    /* A runs 10 ms. With 2 ms B is still hot at 1 ms and cold at the 3 ms pass; with 6 ms it is
+     * hot at 1, 3 and 5 ms, but by 5 ms two passes in a row have failed (> cache_nice_tries) */
+    g_assert_cmpint(run_hot(2 * SIM_MS, 1000, &moved), ==, 3002600);
+    g_assert_cmpuint(moved, ==, 1);
+    g_assert_cmpint(run_hot(6 * SIM_MS, 1000, &moved), ==, 5002600);
+    g_assert_cmpuint(moved, ==, 1);
+}
+
 /* ---- NOHZ: no ticks while idle ---- */
 
 /* One task runs 35 steps of 100 us (3.5 ms) and sleeps; the run goes on to 1 s. Events:
@@ -869,6 +924,7 @@ int main(int argc, char **argv)
     g_test_add_func("/cpu/lb-newidle-pulls-before-any-tick", test_lb_newidle_pulls_before_any_tick);
     g_test_add_func("/cpu/lb-newidle-avg-idle-gate", test_lb_newidle_avg_idle_gate);
     g_test_add_func("/cpu/lb-never-pulls-pinned-task", test_lb_never_pulls_pinned_task);
+    g_test_add_func("/cpu/lb-cache-hot-task-stays", test_lb_cache_hot_task_stays);
     g_test_add_func("/cpu/irq-time-accounting-hides-softirq",
                     test_irq_time_accounting_hides_softirq_from_slice);
     g_test_add_func("/cpu/no-irq-time-accounting-charges-curr",

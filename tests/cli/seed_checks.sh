@@ -8,8 +8,10 @@
 #   000: every "before" check (a netserver that yields in __release_sock() while it owns its
 #        socket stalls its flow until the client's TLP and RTO fire; the RTOs come while the
 #        owner is off its CPU, by sksim's diagnosis) and "after - RTOs vanish".
-#   003: both checks. With load balancing (hosts.H.sched.load_balance) no flow is stranded on
-#        the interrupt CPU any more, and the median flow gains: the timer re-arm cost is the effect.
+#   003: the arming check (the slack's, ~0.04 %, only at 3 s over five seeds in
+#        tests/seed-effects-floor). With load balancing (hosts.H.sched.load_balance) no flow is
+#        stranded on the interrupt CPU any more, and the median flow gains: the timer re-arm
+#        cost is the effect.
 #   004: "after" drops no ACK. "before" near 6.05 Gbit/s (5.7) and its ACK drops pass with seed
 #        1 but are asserted over five seeds only (below). "after" is no faster: the receiver,
 #        ~1.9 us a segment, holds both variants near 5.7 Gbit/s (README, 004).
@@ -48,8 +50,10 @@ must_pass release-sock-resched \
 known_gaps release-sock-resched
 
 compare delack-prequeue 500ms
-must_pass delack-prequeue "arming at min(ato, ...) speeds request/response up" \
-  "slack does at least as well"
+must_pass delack-prequeue "arming at min(ato, ...) speeds request/response up"
+# "slack does at least as well" is a ~0.04 % gain, within a 500 ms run's noise (seed 1: 0.9992);
+# tests/seed-effects-floor asserts it over five seeds at 3 s
+known_gaps delack-prequeue
 
 compare backlog-limit 2s
 # "before - goodput near 6.05 Gbit/s" left this list with 3.4's FACK loss detection

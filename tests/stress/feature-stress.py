@@ -87,6 +87,8 @@ def sched_lines(r):
         lines.append(f"      base_slice: {r.choice(['100us', '0.75ms', '3ms'])}")
     if r.random() < 0.2:
         lines.append(f"      latency: {r.choice(['100us', '6ms', '24ms'])}")
+    if r.random() < 0.3:
+        lines.append(f"      migration_cost: {r.choice(['0', '100us', '500us', '5ms'])}")
     if r.random() < 0.4:
         lines.append(f"      cpuidle: {r.choice(['poll', 'nhm', 'snb', 'skx', 'icx'])}")
     if policy == 'eevdf' and r.random() < 0.5:

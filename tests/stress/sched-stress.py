@@ -51,6 +51,7 @@ def host_block(r, name):
              f"      load_balance: {r.choice(['true', 'true', 'false'])}",
              f"      wake_idle: {r.choice(['true', 'false'])}",
              f"      irq_time_accounting: {r.choice(['true', 'false'])}",
+             f"      migration_cost: {r.choice(['0', '500us', '500us', '5ms'])}",
              "    nic:", f"      irq_cpu: {r.randrange(ncpus)}",
              f"      gro: {r.choice(['true', 'false'])}",
              f"      rx_queues: {r.choice([1, 1, 2, 4])}"]
