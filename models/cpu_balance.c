@@ -88,15 +88,6 @@ static bool lb_can_migrate(const Cpu *src, const Task *t, const Cpu *dst)
  * min(sysctl_sched_nr_migrate, nr_running) tasks: 32 without PREEMPT_RT (kernel/sched/core.c). */
 #define LB_NR_MIGRATE 32u
 
-static Task *lb_pick_task(const Cpu *src, const Cpu *dst)
-{
-    uint32_t looked = 0;
-    for (Task *p = src->rq.head; p && looked < LB_NR_MIGRATE; p = p->rq_next, looked++)
-        if (lb_can_migrate(src, p, dst))
-            return p;
-    return NULL;
-}
-
 /* sd_init() (kernel/sched/topology.c): a domain whose CPUs share the last-level cache (MC) or
  * the package (2.6.x SD_CPU_INIT) tolerates one failed periodic pass before moving hot tasks. */
 #define LB_CACHE_NICE_TRIES 1u
@@ -109,14 +100,13 @@ static bool lb_task_hot(const Cpu *dst, const Task *t)
     return cost > 0 && t->exec_start >= 0 && sim_now(dst->sim) - t->exec_start < cost;
 }
 
-/* detach_tasks() on the busiest CPU: the first task lb_pick_task() would take that is cache-cold,
- * or any such task once dst's failures pass cache_nice_tries; NULL when all are hot. */
-static Task *lb_pick_cold_task(const Cpu *src, const Cpu *dst)
+/* The first task dst may take from src; with take_hot false, the first cache-cold one. NULL
+ * when there is none. */
+static Task *lb_pick_task(const Cpu *src, const Cpu *dst, bool take_hot)
 {
-    bool aggressive = dst->nr_balance_failed > LB_CACHE_NICE_TRIES;
     uint32_t looked = 0;
     for (Task *p = src->rq.head; p && looked < LB_NR_MIGRATE; p = p->rq_next, looked++)
-        if (lb_can_migrate(src, p, dst) && (aggressive || !lb_task_hot(dst, p)))
+        if (lb_can_migrate(src, p, dst) && (take_hot || !lb_task_hot(dst, p)))
             return p;
     return NULL;
 }
@@ -151,13 +141,13 @@ static Cpu *lb_find_busiest(const Cpu *dst, uint32_t min_load, Task **task)
         uint32_t load = lb_load(c);
         if (c == dst || load < 2 || load < min_load || (best && load <= best_load))
             continue;
-        if (!lb_pick_task(c, dst))
+        if (!lb_pick_task(c, dst, true))
             continue;
         best = c;
         best_load = load;
     }
-    if (best)
-        *task = lb_pick_cold_task(best, dst);
+    if (best) /* detach_tasks(): hot tasks too once dst's failures pass cache_nice_tries */
+        *task = lb_pick_task(best, dst, dst->nr_balance_failed > LB_CACHE_NICE_TRIES);
     return best;
 }
 
