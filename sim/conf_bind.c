@@ -1,10 +1,10 @@
 /* conf_bind.c - walk a scenario tree section by section and fill a ScenarioConf.
  *
  * Each section (top level, stack, one host, one link, one workload) is bound the same way:
- * every row of the section gets its default first (the default text is parsed like user input),
- * then each key in the tree is looked up by its path inside the section ("nic.gro"); a key that
- * is a prefix of rows ("nic") must be a mapping and is walked in turn; anything else is an unknown
- * key, reported with the nearest valid key at that level. Required rows (no default) that the
+ * every row of the section gets its default first (its text parsed like user input, once per
+ * process), then each key in the tree is looked up by its path inside the section ("nic.gro"); a
+ * key that is a prefix of rows ("nic") must be a mapping and is walked in turn; anything else is
+ * an unknown key, reported with the nearest valid key at that level. Required rows (no default) that the
  * tree did not set are reported at the mapping that should have held them.
  *
  * Entries of hosts/links/workloads keep file order. The multi-value checks come last
@@ -193,16 +193,44 @@ static gboolean expect_map(const char *file, const ConfNode *n, const char *what
 
 /* ---- sections ------------------------------------------------------------------------------------ */
 
+/* Every row's default text, parsed once per process into a node (NULL for a required row). A
+ * default is parsed like user input, by the YAML reader, and each section of every resolve binds
+ * all its rows' defaults: re-parsing them cost ~200 libyaml parser set-ups per resolve, nearly
+ * all of the time of a scenario's resolution under the fuzzer (fuzz_set ran 47 inputs/s). The
+ * nodes are immutable once built and g_once publishes them, so threads may share them. */
+static gpointer parse_defaults(gpointer unused)
+{
+    (void)unused;
+    guint n;
+    const ConfKey *t = conf_keys_table(&n);
+    ConfNode **nodes = g_new0(ConfNode *, n);
+    for (guint i = 0; i < n; i++) {
+        if (!t[i].def)
+            continue;
+        g_autoptr(GError) err = NULL;
+        nodes[i] = conf_tree_parse_value(t[i].def, DEFAULT_ORIGIN, 1, 0, &err);
+        if (!nodes[i])
+            g_error("key table: bad default '%s' for %s: %s", t[i].def, t[i].key, err->message);
+    }
+    return nodes;
+}
+
+static ConfNode *const *default_nodes(void)
+{
+    static GOnce once = G_ONCE_INIT;
+    return g_once(&once, parse_defaults, NULL);
+}
+
 static void apply_defaults(ConfSection sec, void *base)
 {
     guint n;
     const ConfKey *t = conf_keys_table(&n);
+    ConfNode *const *def = default_nodes();
     for (guint i = 0; i < n; i++) {
-        if (t[i].section != sec || !t[i].def)
+        if (t[i].section != sec || !def[i])
             continue;
         g_autoptr(GError) err = NULL;
-        g_autoptr(ConfNode) v = conf_tree_parse_value(t[i].def, DEFAULT_ORIGIN, 1, 0, &err);
-        if (!v || !conf_value_bind(&t[i], v, base, t[i].key, DEFAULT_ORIGIN, &err))
+        if (!conf_value_bind(&t[i], def[i], base, t[i].key, DEFAULT_ORIGIN, &err))
             g_error("key table: bad default '%s' for %s: %s", t[i].def, t[i].key, err->message);
     }
 }
