@@ -7,6 +7,7 @@
  * read with getsockopt() when it set the socket up (netperf nettest_bsd.c recv_tcp_stream and
  * nettest_omni.c: "if (recv_size == 0) recv_size = lsr_size"), i.e. the initial sk_rcvbuf
  * (tcp_rmem[1], 128 KiB since 4.20); it keeps that size while autotuning grows sk_rcvbuf.
+ * workloads.W.read_size sets it instead, as netperf -M does.
  */
 #include "models/app.h"
 
@@ -153,7 +154,8 @@ static void thread_init(AppThread *th, App *a, AppRole role, Host *h, TcpSock *t
     th->role = role;
     th->tp = tp;
     th->sending = role == APP_RR_CLIENT;
-    th->recv_size = tcp_sk(tp)->rcvbuf; /* getsockopt(SO_RCVBUF) at set-up: lsr_size */
+    /* netperf -M, else getsockopt(SO_RCVBUF) at set-up: lsr_size */
+    th->recv_size = a->wc->read_size ? a->wc->read_size : tcp_sk(tp)->rcvbuf;
     th->pause_ns = role == APP_STREAM_RECV ? a->wc->read_pause_ns
                  : role == APP_RR_CLIENT   ? a->wc->think_time_ns
                                            : 0;

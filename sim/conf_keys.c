@@ -867,6 +867,11 @@ static const ConfKey table[] = {
     WORK("write_size", CONF_T_SIZE, write_size, "64KiB", "1", "1GiB",
          "Bytes per send() (stream). netperf's default is the socket send buffer size; a fixed "
          "64 KiB (netperf -m 64K) keeps runs comparable across sndbuf settings."),
+    WORK("read_size", CONF_T_SIZE, read_size, "0", "0", "1GiB",
+         "Bytes asked per recv() (stream; netperf -M). 0 = netserver's default: the SO_RCVBUF it "
+         "read when it set the socket up, the receiver's initial tcp.rcvbuf (131072 by default), "
+         "kept while autotuning grows the buffer. A recv() returns less when the queue runs dry. "
+         "The size decides how often the reader leaves recvmsg() and runs release_sock()."),
     WORK("request_size", CONF_T_SIZE, request_size, "1", "1", "1GiB",
          "Request bytes (rr); netperf TCP_RR default 1."),
     WORK("response_size", CONF_T_SIZE, response_size, "1", "1", "1GiB",

@@ -369,6 +369,7 @@ typedef struct WorkloadConf {
     char *from, *to;         /* workloads.W.from / .to: host names (equal = loopback) */
     uint32_t flows;          /* workloads.W.flows */
     uint32_t write_size;     /* workloads.W.write_size (stream) */
+    uint32_t read_size;      /* workloads.W.read_size (stream): 0 = the initial SO_RCVBUF */
     uint32_t request_size;   /* workloads.W.request_size (rr) */
     uint32_t response_size;  /* workloads.W.response_size (rr) */
     CpuList from_cpus;       /* workloads.W.from_cpus */

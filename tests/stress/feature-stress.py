@@ -233,6 +233,8 @@ def workload_block(r, name, hosts, links, ncpus, ms):
     if kind == "stream":
         lines.append("    write_size: " + r.choice(['1', '7', '100', '1448', '1KiB', '16KiB',
                                                     '64KiB', '65537', '1MiB', '4MiB', '1GiB']))
+        if r.random() < 0.3:  # netperf -M; else netserver's default, the initial SO_RCVBUF
+            lines.append("    read_size: " + r.choice(['100', '1448', '16KiB', '128KiB', '1MiB']))
     else:
         lines += ["    request_size: " + r.choice(['1', '100', '1448', '4000', '64KiB', '1MiB']),
                   "    response_size: " + r.choice(['1', '1000', '64000', '1MiB', '3MiB'])]
