@@ -4,8 +4,8 @@
  * every row of the section gets its default first (its text parsed like user input, once per
  * process), then each key in the tree is looked up by its path inside the section ("nic.gro"); a
  * key that is a prefix of rows ("nic") must be a mapping and is walked in turn; anything else is
- * an unknown key, reported with the nearest valid key at that level. Required rows (no default) that the
- * tree did not set are reported at the mapping that should have held them.
+ * an unknown key, reported with the nearest valid key at that level. Required rows (no default)
+ * that the tree did not set are reported at the mapping that should have held them.
  *
  * Entries of hosts/links/workloads keep file order. The multi-value checks come last
  * (conf_check.c), once every field has its final value.
