@@ -14,7 +14,7 @@
 #        cost is the effect.
 #   004: "after" drops no ACK. "before" near 6.05 Gbit/s (5.7) and its ACK drops pass with seed
 #        1 but are asserted over five seeds only (below). "after" is no faster: the receiver,
-#        ~1.9 us a segment, holds both variants near 5.7 Gbit/s (README, 004).
+#        ~1.9 us a segment, holds both variants near 5.7 Gbit/s (docs/seed-results.md, 004).
 #   001: the check's band is not met, but batching the flush must still speed loopback up.
 source "$(dirname "$0")/common.bash"
 
@@ -59,7 +59,7 @@ compare backlog-limit 2s
 # "before - goodput near 6.05 Gbit/s" left this list with 3.4's FACK loss detection
 # (tcp.loss_detection): with seed 1 the first recovery stalls on a lost retransmission that FACK
 # cannot see (nothing sent after it is SACKed), the RTO restarts the flow at 0.2 s and "before"
-# then runs 7.7 Gbit/s (1.27); seeds 3 and 5 stay at 5.7 (README, 004). Its five-seed mean still
+# then runs 7.7 Gbit/s (1.27); seeds 3 and 5 stay at 5.7 (docs/seed-results.md, 004). Its five-seed mean still
 # meets the band (tests/seed-effects-floor).
 # "before - ACKs dropped at the backlog" left it with the receiver's tcp_prune_queue: with seed 1
 # the 128 ACKs "before" dropped all followed an RTO at 0.2 s, itself the work of a receive queue

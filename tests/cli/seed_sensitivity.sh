@@ -3,7 +3,7 @@
 # (issue 5), not stay put because a number was fitted. Each case below is a claim of the
 # mechanism; a model that produced the seed's counters another way breaks at least one.
 #   000 "before": a netserver that yields in __release_sock() holding its socket waits for the
-#       other netservers' EEVDF slices (~2.8 ms each, README). With 2 flows it waits one slice:
+#       other netservers' EEVDF slices (~2.8 ms each, docs/seed-results.md). With 2 flows it waits one slice:
 #       longer than the client's PTO (3 jiffies) but shorter than its RTO (6 jiffies), so TLPs
 #       fire with the owner off its CPU (sksim's diagnosis, README "Why each loss probe and RTO
 #       fired") and no RTO. With 4 flows it waits three slices (~8.4 ms) and RTOs fire, nearly
