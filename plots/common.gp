@@ -7,15 +7,17 @@
 #     out        output file (sksim writes to a temporary name and renames it)
 #     fmt        'png' (pngcairo, 1000x600) or 'svg' (1000x600)
 #     fig_title  the figure's title (the scenario's title and what the figure shows)
+#     fig_h      optional: the figure's height in pixels (default 600; the width is 1000)
 # To run a figure by hand, give the same variables, e.g.
 #     gnuplot -e "out='x.png'; fmt='png'; fig_title='t'; n=1; file1='a.dat'; col1=2; \
 #                 label1='before'; color1=1; dash1=1" plots/common.gp plots/throughput.gp
 
 if (!exists("fmt")) fmt = 'png'
+if (!exists("fig_h")) fig_h = 600
 if (fmt eq 'svg') {
-    set terminal svg size 1000,600 dynamic noenhanced font 'Sans,12' background rgb 'white'
+    set terminal svg size 1000,fig_h dynamic noenhanced font 'Sans,12' background rgb 'white'
 } else {
-    set terminal pngcairo size 1000,600 noenhanced font 'Sans,11' background rgb 'white'
+    set terminal pngcairo size 1000,fig_h noenhanced font 'Sans,11' background rgb 'white'
 }
 set output out
 set encoding utf8

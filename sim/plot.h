@@ -109,9 +109,10 @@ char *plot_cpu_dat(const PlotCsv *csv, const char *host, double min_share, guint
  * NULL when there are none. */
 char *plot_counters_dat(const JsonValue *compare, GPtrArray *names);
 
-/* The y-axis label of a counters panel, from its row name: a CPU profile row (`cpu_<cost key>`,
+/* The unit of a counters panel, from its row name: a CPU profile row (`cpu_<cost key>`,
  * `HOST.cpu_<cost key>`) is microseconds of CPU time, the slowest flow's rows are bit/s and
- * transactions/s, every other row an event count. */
+ * transactions/s, every other row an event count (PLOT_UNIT_COUNT). */
+#define PLOT_UNIT_COUNT "count (measured interval)"
 const char *plot_counter_unit(const char *name);
 
 /* A number as a .dat file cell: "%.10g", locale-independent, NaN for non-finite values. */

@@ -296,7 +296,7 @@ const char *plot_counter_unit(const char *name)
         return "slowest flow's goodput (bit/s)";
     if (strcmp(name, "transactions_per_s_min_flow") == 0)
         return "slowest flow's transactions/s";
-    return "count (measured interval)";
+    return PLOT_UNIT_COUNT;
 }
 
 char *plot_counters_dat(const JsonValue *compare, GPtrArray *names)

@@ -228,13 +228,16 @@ static void cpu_series(Figures *f, const PlotCsv *csv, guint v, GString *vars, g
     }
 }
 
+/* The per-flow throughput figure keys each line of a variant with this many flows or fewer. */
+#define PLOT_FLOWS_KEYED 6
+
 static void time_figures(Figures *f, const char *host)
 {
     g_autoptr(GString) rvars = g_string_new(NULL);
     g_autoptr(GString) tvars = g_string_new(NULL);
     g_autoptr(GString) fvars = g_string_new(NULL);
     g_autoptr(GString) cvars = g_string_new(NULL);
-    guint nr = 0, nt = 0, nf = 0, nc = 0;
+    guint nr = 0, nt = 0, nf = 0, nc = 0, nkeys = 0;
     for (guint v = 0; v < f->in->variants->len; v++) {
         const char *name = g_ptr_array_index(f->in->variants, v);
         g_autoptr(PlotCsv) csv = read_csv(f, v);
@@ -255,11 +258,18 @@ static void time_figures(Figures *f, const char *host)
         if (tdat && write_dat(f, tfile, tdat)) {
             g_autofree char *path = g_build_filename(f->pdir, tfile, NULL);
             add_series(tvars, &nt, path, 2, name, f->colors[v], 1);
+            /* Up to PLOT_FLOWS_KEYED flows a variant, each line has its key entry; beyond,
+             * the key has one entry for the variant's lines (an empty title has none). */
+            gboolean keyed = flows->len <= PLOT_FLOWS_KEYED;
             for (guint k = 0; k < flows->len; k++) {
-                g_autofree char *label = g_strdup_printf("%s %s", name,
-                                                         (const char *)g_ptr_array_index(flows, k));
+                g_autofree char *label =
+                    keyed ? g_strdup_printf("%s %s", name,
+                                            (const char *)g_ptr_array_index(flows, k))
+                    : k == 0 ? g_strdup_printf("%s, %u flows (a line each)", name, flows->len)
+                             : g_strdup("");
                 add_series(fvars, &nf, path, (int)k + 3, label, f->colors[v], (int)k % 5 + 1);
             }
+            nkeys += keyed ? flows->len : 1;
         }
         cpu_series(f, csv, v, cvars, &nc);
     }
@@ -280,6 +290,7 @@ static void time_figures(Figures *f, const char *host)
         plot_var_int(tvars, "n", nt);
         draw(f, "throughput", "throughput, all flows", tvars);
         plot_var_int(fvars, "n", nf);
+        plot_var_int(fvars, "nkeys", nkeys);
         draw(f, "throughput_flows", "throughput per flow", fvars);
     } else {
         note(f, "throughput: no flow.<name>.delivered_bytes columns (or fewer than 2 samples) in "
@@ -309,10 +320,19 @@ static void counters_figure(Figures *f)
     g_autofree char *path = g_build_filename(f->pdir, "counters.dat", NULL);
     plot_var_string(vars, "file", path);
     plot_var_int(vars, "ncounters", names->len);
+    /* Panels of ~250 x 200 px, at most four to a row; the figure grows downwards with them.
+     * A panel's unit is printed only when it is not a plain count (the figure's subtitle says
+     * that the others are). */
+    guint ncols = names->len <= 4 ? names->len : names->len <= 6 ? 3 : 4;
+    guint nrows = (names->len + ncols - 1) / ncols;
+    plot_var_int(vars, "ncols", ncols);
+    plot_var_int(vars, "nrows", nrows);
+    plot_var_int(vars, "fig_h", 90 + 210 * nrows);
     for (guint k = 0; k < names->len; k++) {
-        plot_var_string_i(vars, "cname", k + 1, g_ptr_array_index(names, k));
-        plot_var_string_i(vars, "ylabel", k + 1,
-                          plot_counter_unit(g_ptr_array_index(names, k)));
+        const char *name = g_ptr_array_index(names, k);
+        const char *unit = plot_counter_unit(name);
+        plot_var_string_i(vars, "cname", k + 1, name);
+        plot_var_string_i(vars, "unit", k + 1, strcmp(unit, PLOT_UNIT_COUNT) ? unit : "");
     }
     plot_var_int(vars, "nvar", f->in->variants->len);
     for (guint v = 0; v < f->in->variants->len; v++) {

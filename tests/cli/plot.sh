@@ -41,9 +41,20 @@ sed -e 's/counters: \[TcpOutSegs, TcpRetransSegs\]/counters: [TcpOutSegs, server
 expect_status 0 "$SKSIM_BIN" compare "$TMP/units.yaml" --out "$TMP/u" --quiet \
   --set workloads.bulk.flows=2
 svg="$TMP/u/plots/counters.svg"
-expect_grep "count \(measured interval\)" "$svg"
+expect_grep "counts over the measured interval unless a panel gives a unit" "$svg"
 expect_grep "CPU time \(us, measured interval\)" "$svg"
 expect_grep "slowest flow.{1,8}s goodput \(bit/s\)" "$svg"
+# a plain count names no unit of its own: only the two non-count panels have a second line
+[ "$(grep -c "measured interval)<" "$svg")" -eq 1 ] || fail "a count panel printed a unit line"
+# each bar carries its value, in at most four significant digits with k/M/G (counters.gp
+# fmtv): the first counter's values, formatted the same way, are all in the figure
+read -r _ b a < <(grep -v '^#' "$TMP/u/plots/counters.dat" | head -n 1)
+for v in "$b" "$a"; do
+  label=$(awk -v v="$v" 'BEGIN { x = v < 0 ? -v : v
+    if (x >= 1e9) s = sprintf("%.3gG", v / 1e9); else if (x >= 1e6) s = sprintf("%.3gM", v / 1e6)
+    else if (x >= 1e4) s = sprintf("%.3gk", v / 1e3); else s = sprintf("%.4g", v); print s }')
+  grep -qF "<text>$label</text>" "$svg" || fail "counters.svg has no bar label $label for $v"
+done
 [ -z "$(find "$TMP/c" -name '*.XXXXXX' -o -name '*.png.*' -o -name '*.svg.*')" ] || fail "temporary files left"
 
 # sksim plot on the hand-made compare output: every figure, listed on stdout
@@ -74,6 +85,18 @@ if head -n 1 "$TMP/r/after/timeseries.csv" | grep -Eq ',flow\.[^,]+\.delivered_b
 else
   expect_grep "^skipped throughput: no flow" "$TMP/out"
 fi
+
+# the per-flow key: each line of a variant with up to 6 flows has its entry, a variant with
+# more gets one entry for all its lines
+for flows in 2 7; do
+  expect_status 0 "$SKSIM_BIN" run tests/data/cli_tiny.yaml --out "$TMP/f$flows" --quiet \
+    --set links.wire.rate=200Mbit --set duration=100ms --set workloads.bulk.flows=$flows
+  expect_status 0 "$SKSIM_BIN" plot "$TMP/f$flows"
+done
+svg2="$TMP/f2/plots/throughput_flows.svg" svg7="$TMP/f7/plots/throughput_flows.svg"
+[ "$(grep -c '<text>after bulk/[01]</text>' "$svg2")" -eq 2 ] || fail "2 flows: not one key entry each"
+[ "$(grep -c '<text>after, 7 flows (a line each)</text>' "$svg7")" -eq 1 ] || fail "7 flows: no entry for the variant"
+! grep -q '<text>after bulk/' "$svg7" || fail "7 flows: a key entry per flow"
 
 # CPU use: at 200 Mbit/s no CPU averages 25 % (~5 %), so the figure is skipped with a note; at 40 Gbit/s
 # the busy CPUs are drawn, in % of each interval
