@@ -107,6 +107,12 @@ GPtrArray *cli_variant_list(const Scenario *s, char **requested);
 /* "base" for NULL. */
 const char *cli_variant_label(const char *variant);
 
+/* Warn on stderr, once per key, when a key given with `opt` (--set, --param; keys are KEY or
+ * KEY=VALUE) is one that variants among those to run set: it replaces their values, so they no
+ * longer differ in it. Silent when fewer than two variants run (overriding one is a choice). */
+void cli_warn_variant_keys(const Scenario *s, const GPtrArray *variants, const char *const *keys,
+                           const char *cmd, const char *opt);
+
 /* Resolve every variant first (so that a bad one fails before anything runs), print errors.
  * Returns the ScenarioConf* array in the order of variants, or NULL. */
 GPtrArray *cli_resolve_all(const Scenario *s, const GPtrArray *variants, const char *const *sets);

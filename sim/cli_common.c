@@ -315,6 +315,29 @@ GPtrArray *cli_variant_list(const Scenario *s, char **requested)
     return list;
 }
 
+void cli_warn_variant_keys(const Scenario *s, const GPtrArray *variants, const char *const *keys,
+                           const char *cmd, const char *opt)
+{
+    if (variants->len < 2)
+        return;
+    for (guint i = 0; keys && keys[i]; i++) {
+        g_autofree char *key = g_strndup(keys[i], strcspn(keys[i], "="));
+        g_autoptr(GString) setters = g_string_new(NULL);
+        guint n = 0;
+        for (guint v = 0; v < variants->len; v++) {
+            const char *name = g_ptr_array_index(variants, v);
+            if (name && scenario_variant_sets(s, name, key))
+                g_string_append_printf(setters, "%s%s", n++ ? ", " : "", name);
+        }
+        if (n)
+            fprintf(stderr,
+                    "sksim %s: warning: %s %s overrides the value that variant%s %s give%s it, so "
+                    "the variants no longer differ in it; to vary a variant's own knob, run that "
+                    "variant alone (--variant NAME)\n",
+                    cmd, opt, key, n > 1 ? "s" : "", setters->str, n > 1 ? "" : "s");
+    }
+}
+
 GPtrArray *cli_resolve_all(const Scenario *s, const GPtrArray *variants, const char *const *sets)
 {
     GPtrArray *confs = g_ptr_array_new_with_free_func((GDestroyNotify)scenario_conf_free);

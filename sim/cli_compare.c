@@ -314,6 +314,7 @@ static int compare_scenario(const Scenario *s, CliRunArgs *a)
     if (!pick_seed(s, a, &seed))
         return CLI_EXIT_USAGE;
     g_autoptr(GPtrArray) variants = cli_variant_list(s, NULL);
+    cli_warn_variant_keys(s, variants, (const char *const *)a->sets, "compare", "--set");
     g_auto(GStrv) sets = cli_run_args_sets(a);
     g_autoptr(GPtrArray) confs = cli_resolve_all(s, variants, (const char *const *)sets);
     if (!confs || !check_expects(s, variants, confs) ||

@@ -131,6 +131,8 @@ int cli_run(int argc, char **argv)
     if (!s)
         return CLI_EXIT_USAGE;
     g_autoptr(GPtrArray) variants = cli_variant_list(s, a.variants);
+    if (variants)
+        cli_warn_variant_keys(s, variants, (const char *const *)a.sets, "run", "--set");
     g_auto(GStrv) sets = cli_run_args_sets(&a);
     g_autoptr(GPtrArray) confs =
         variants ? cli_resolve_all(s, variants, (const char *const *)sets) : NULL;

@@ -36,10 +36,12 @@
     "(Student t) against the first parameter. DIR defaults to out/<scenario name>-sweep.\n"      \
     "Seeds differ only where a run draws from its seed (workloads.W.start_jitter,\n"             \
     "links.L.loss); without such a draw the seeds of a point are one run, and sweep warns.\n"    \
+    "A --param or --set beats a variant: sweeping the key that the variants set makes them\n"   \
+    "one run at each point (sweep warns), so sweep a variant's own knob with --variant.\n"      \
     "\n"                                                                                         \
     "Examples:\n"                                                                                \
     "  sksim sweep scenarios/example.yaml --set workloads.bulk.start_jitter=1ms \\\n"           \
-    "      --param stack.release_sock.resched_every=1,2,4,8,16,32,64 --seeds 3\n"                \
+    "      --param stack.release_sock.resched_every=1,2,4,8,16,32,64 --seeds 3 --variant after\n" \
     "  sksim sweep scenarios/example.yaml --param hosts.server.cpus=2,4,8 \\\n"                 \
     "      --param links.wire.rate=1Gbit,10Gbit --set workloads.bulk.start_jitter=1ms \\\n"    \
     "      --seeds 5 --jobs 4 --variant after\n"                                                 \
@@ -345,6 +347,8 @@ static int sweep(Plan *plan, const SweepArgs *a)
     g_autoptr(GPtrArray) variants = cli_variant_list(plan->s, a->variants);
     if (!variants)
         return CLI_EXIT_USAGE;
+    cli_warn_variant_keys(plan->s, variants, (const char *const *)a->params, "sweep", "--param");
+    cli_warn_variant_keys(plan->s, variants, (const char *const *)a->sets, "sweep", "--set");
     plan->variants = g_ptr_array_new_with_free_func(g_free);
     for (guint v = 0; v < variants->len; v++)
         g_ptr_array_add(plan->variants,

@@ -448,6 +448,13 @@ gboolean scenario_has_variant(const Scenario *s, const char *name)
     return g_ptr_array_find_with_equal_func(s->variants, name, g_str_equal, NULL);
 }
 
+gboolean scenario_variant_sets(const Scenario *s, const char *variant, const char *key)
+{
+    const ConfNode *vs = variants_node(s);
+    const ConfNode *v = vs && variant ? conf_map_get(vs, variant) : NULL;
+    return v && conf_map_get(v, key) != NULL;
+}
+
 guint scenario_n_expects(const Scenario *s)
 {
     return s->expects->len;

@@ -67,6 +67,10 @@ const char *scenario_title(const Scenario *s);
 guint scenario_n_variants(const Scenario *s);
 const char *scenario_variant_name(const Scenario *s, guint i);
 gboolean scenario_has_variant(const Scenario *s, const char *name);
+/* Whether the variant's overrides set key (a full dotted path: a variant, like --set, names
+ * single keys, never sections). A --set of such a key replaces the variant's value
+ * (scenario_resolve applies the sets last). */
+gboolean scenario_variant_sets(const Scenario *s, const char *variant, const char *key);
 guint scenario_n_expects(const Scenario *s);
 const ExpectConf *scenario_expect(const Scenario *s, guint i);
 const ReportConf *scenario_report(const Scenario *s);

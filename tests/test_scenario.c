@@ -249,6 +249,21 @@ static void test_set_beats_variant(void)
     g_assert_cmpuint(((WorkloadConf *)g_ptr_array_index(c2->workloads, 0))->from_cpus.n, ==, 1);
 }
 
+/* Which keys a variant sets: exactly those its overrides name (full dotted paths), not a key
+ * that only shares a prefix, not another variant's, never the base's. */
+static void test_variant_sets(void)
+{
+    g_autoptr(Scenario) s = load_str(minimal, NULL);
+    g_assert_true(scenario_variant_sets(s, "before", "stack.release_sock.resched_every"));
+    g_assert_false(scenario_variant_sets(s, "before", "stack.release_sock.resched_every_x"));
+    g_assert_false(scenario_variant_sets(s, "before", "stack.release_sock.bh_disabled"));
+    g_assert_false(scenario_variant_sets(s, "before", "hosts.server.nic.gro"));
+    g_assert_true(scenario_variant_sets(s, "nogro", "hosts.server.nic.gro"));
+    g_assert_false(scenario_variant_sets(s, "nogro", "hosts.client.nic.gro"));
+    g_assert_false(scenario_variant_sets(s, NULL, "stack.release_sock.resched_every"));
+    g_assert_false(scenario_variant_sets(s, "nosuch", "hosts.server.nic.gro"));
+}
+
 static void assert_set_error(const char *const *sets, int code, const char *message)
 {
     g_autoptr(Scenario) s = load_str(minimal, NULL);
@@ -618,6 +633,7 @@ int main(int argc, char **argv)
     g_test_add_func("/scenario/variant/changes-one-field", test_variant_changes_one_field);
     g_test_add_func("/scenario/variant/unknown-name", test_unknown_variant);
     g_test_add_func("/scenario/set/beats-variant", test_set_beats_variant);
+    g_test_add_func("/scenario/variant/sets", test_variant_sets);
     g_test_add_func("/scenario/set/errors", test_set_errors);
     g_test_add_func("/scenario/errors/classes", test_error_classes);
     g_test_add_func("/scenario/errors/nul-byte", test_nul_byte);

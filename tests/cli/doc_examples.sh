@@ -28,6 +28,7 @@ while IFS= read -r line; do
     fail "example $n: $line"
   grep -q "would need ~" "$TMP/err" || { cat "$TMP/err" >&2; fail "example $n does not resolve: $line"; }
   expect_no_grep "warning: no run draws from its seed" "$TMP/err"
+  expect_no_grep "overrides the value that variant" "$TMP/err"
 done < <(help_examples; readme_examples)
 [ "$n" -ge 4 ] || fail "found $n sweep examples, expected 2 in --help and 2 in README.md"
 

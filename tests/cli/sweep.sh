@@ -41,6 +41,19 @@ expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=16" --seeds 2 --variant af
 expect_no_grep "warning" "$TMP/err"
 expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=16" --variant after --out "$TMP/sw-one"
 expect_no_grep "warning" "$TMP/err"
+# a key that the variants set, given to both of them, takes away their difference: sweep, compare
+# and run say so (naming the variants); one variant alone, or a key no variant sets, is quiet
+warned="warning: --(param|set) $key overrides the value that variants before, after give it"
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=16" --out "$TMP/sw-both"
+expect_grep "^sksim sweep: $warned" "$TMP/err"
+expect_status 0 "$SKSIM_BIN" sweep "$f" --param "links.wire.rate=1Gbit" --out "$TMP/sw-rate"
+expect_no_grep "overrides the value" "$TMP/err"
+expect_status 0 "$SKSIM_BIN" compare "$f" --set "$key=4" --out "$TMP/cmp-set"
+expect_grep "^sksim compare: $warned" "$TMP/err"
+expect_status 0 "$SKSIM_BIN" run "$f" --set "$key=4" --out "$TMP/run-set"
+expect_grep "^sksim run: $warned" "$TMP/err"
+expect_status 0 "$SKSIM_BIN" run "$f" --variant after --set "$key=4" --out "$TMP/run-one"
+expect_no_grep "overrides the value" "$TMP/err"
 
 # run again: every run is skipped and sweep.csv is the same file
 expect_status 0 "$SKSIM_BIN" sweep "$f" --param "$key=1,16" --seeds 2 --variant after --jobs 2 \
