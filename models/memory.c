@@ -53,7 +53,9 @@ uint64_t memory_series_columns(const ScenarioConf *c)
     }
     for (guint i = 0; i < c->workloads->len; i++) {
         const WorkloadConf *w = g_ptr_array_index(c->workloads, i);
-        columns += 9ull * w->flows; /* 4 from the sender's socket, 5 from the receiver's */
+        /* 4 from the sender's socket, 5 from the receiver's; an rr flow also counts its
+         * transactions */
+        columns += (w->type == WORKLOAD_RR ? 10ull : 9ull) * w->flows;
     }
     return columns;
 }

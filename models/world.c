@@ -284,6 +284,11 @@ static double probe_delivered(const void *ctx)
     return (double)app_stats(((const WorldFlow *)ctx)->app).bytes_delivered;
 }
 
+static double probe_transactions(const void *ctx)
+{
+    return (double)app_stats(((const WorldFlow *)ctx)->app).transactions;
+}
+
 static double probe_cwnd(const void *ctx)
 {
     return tcp_get_info(((const WorldFlow *)ctx)->cl).cwnd;
@@ -365,6 +370,10 @@ void world_add_series(World *w, Series *s)
         g_autofree char *r = g_strdup_printf("flow.%s.srtt_us", f->name);
         g_autofree char *p = g_strdup_printf("flow.%s.packets_out", f->name);
         series_add_column(s, d, probe_delivered, f);
+        if (f->wc->type == WORKLOAD_RR) { /* a stream has none: no column of zeros */
+            g_autofree char *t = g_strdup_printf("flow.%s.transactions", f->name);
+            series_add_column(s, t, probe_transactions, f);
+        }
         series_add_column(s, c, probe_cwnd, f);
         series_add_column(s, r, probe_srtt_us, f);
         series_add_column(s, p, probe_inflight, f);

@@ -16,9 +16,10 @@
     "(one subdirectory per variant) or a single variant's directory (metrics.json). Figures go\n"  \
     "to DIR/plots/, each as PNG and SVG, with the .dat files they are drawn from:\n"             \
     "retrans (cumulative TcpRetransSegs, TcpExtTCPLossProbes, TcpExtTCPTimeouts), throughput\n"  \
-    "and throughput_flows (Gbit/s, from the flow.<name>.delivered_bytes series), cpu (% busy\n"   \
-    "of the CPUs busy 25 % of the time or more, from the <host>.cpu<N>.busy series) and\n"      \
-    "counters (the report counters of compare.json). The scripts are plots/*.gp; gnuplot is\n"  \
+    "and throughput_flows (Gbit/s, from the flow.<name>.delivered_bytes series), transactions\n" \
+    "(transactions/s of the rr flows, from flow.<name>.transactions), cpu (% busy of the CPUs\n" \
+    "busy 25 % of the time or more, from the <host>.cpu<N>.busy series) and counters (the\n"    \
+    "report counters of compare.json). The scripts are plots/*.gp; gnuplot is\n"               \
     "found on PATH (without it: a warning, nothing drawn, exit 0).\n"                            \
     "\n"                                                                                         \
     "Examples:\n"                                                                                \

@@ -39,6 +39,7 @@ static const struct {
     { "retrans", "Retransmissions over time" },
     { "throughput", "Throughput over time" },
     { "throughput_flows", "Throughput per flow" },
+    { "transactions", "Request/response transactions over time" },
     { "cpu", "CPU use" },
     { "counters", "Report counters" },
 };

@@ -97,6 +97,11 @@ char *plot_retrans_dat(const PlotCsv *csv, const char *host);
  * order). NULL when there are no flow columns or fewer than two rows. */
 char *plot_throughput_dat(const PlotCsv *csv, GPtrArray *flows);
 
+/* Request/response transactions per second from the flow.<name>.transactions columns (the RR
+ * flows'), in the same form: "time_s total flow1 ...", NaN across a counter reset. NULL when
+ * there are none or fewer than two rows. */
+char *plot_transactions_dat(const PlotCsv *csv, GPtrArray *flows);
+
 /* CPU use in % from the <host>.cpu<N>.busy columns (shares of each interval; host NULL: every
  * host): the CPUs whose mean share over the rows after the first is at least min_share, the
  * busiest first, at most max_cpus of them; one row per sample after the first, "time_s cpu1

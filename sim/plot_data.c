@@ -151,50 +151,55 @@ char *plot_retrans_dat(const PlotCsv *csv, const char *host)
     return out ? g_string_free(out, FALSE) : NULL;
 }
 
-/* ---- throughput ------------------------------------------------------------------------------ */
+/* ---- throughput and transactions -------------------------------------------------------------- */
 
 #define FLOW_PREFIX "flow."
-#define FLOW_SUFFIX ".delivered_bytes"
 
-static GArray *flow_columns(const PlotCsv *csv, GPtrArray *flows)
+/* The columns flow.<name><suffix>, in order; their names go to *flows. */
+static GArray *flow_columns(const PlotCsv *csv, const char *suffix, GPtrArray *flows)
 {
     GArray *cols = g_array_new(FALSE, FALSE, sizeof(guint));
     for (guint c = 1; c < csv->names->len; c++) {
         const char *name = g_ptr_array_index(csv->names, c);
         size_t n = strlen(name);
-        if (!g_str_has_prefix(name, FLOW_PREFIX) || !g_str_has_suffix(name, FLOW_SUFFIX) ||
-            n <= strlen(FLOW_PREFIX) + strlen(FLOW_SUFFIX))
+        if (!g_str_has_prefix(name, FLOW_PREFIX) || !g_str_has_suffix(name, suffix) ||
+            n <= strlen(FLOW_PREFIX) + strlen(suffix))
             continue;
         g_array_append_val(cols, c);
         g_ptr_array_add(flows, g_strndup(name + strlen(FLOW_PREFIX),
-                                         n - strlen(FLOW_PREFIX) - strlen(FLOW_SUFFIX)));
+                                         n - strlen(FLOW_PREFIX) - strlen(suffix)));
     }
     return cols;
 }
 
-static double rate_gbps(double bytes0, double bytes1, double dt)
+/* (v1 - v0) * scale / dt, NaN when the count went down (a reset) or dt is not positive. */
+static double rate(double v0, double v1, double dt, double scale)
 {
-    if (!(dt > 0) || !(bytes1 >= bytes0))
+    if (!(dt > 0) || !(v1 >= v0))
         return NAN;
-    return (bytes1 - bytes0) * 8.0 / dt / 1e9;
+    return (v1 - v0) * scale / dt;
 }
 
-char *plot_throughput_dat(const PlotCsv *csv, GPtrArray *flows)
+/* The rate of each flow.<name><suffix> counter and their total, one row per sample after the
+ * first (plot_throughput_dat, plot_transactions_dat). */
+static char *flow_rates_dat(const PlotCsv *csv, GPtrArray *flows, const char *suffix, double scale,
+                            const char *unit)
 {
-    g_autoptr(GArray) cols = flow_columns(csv, flows);
+    g_autoptr(GArray) cols = flow_columns(csv, suffix, flows);
     if (cols->len == 0 || csv->nrows < 2)
         return NULL;
     GString *out = g_string_new("# time_s total");
     for (guint f = 0; f < flows->len; f++)
         g_string_append_printf(out, " %s", (const char *)g_ptr_array_index(flows, f));
-    g_string_append(out, "  (Gbit/s)\n");
+    g_string_append_printf(out, "  (%s)\n", unit);
     g_autofree double *rates = g_new(double, cols->len);
     for (guint r = 1; r < csv->nrows; r++) {
         double t0 = plot_csv_value(csv, r - 1, 0), t1 = plot_csv_value(csv, r, 0);
         double total = 0.0;
         for (guint f = 0; f < cols->len; f++) {
             guint c = g_array_index(cols, guint, f);
-            rates[f] = rate_gbps(plot_csv_value(csv, r - 1, c), plot_csv_value(csv, r, c), t1 - t0);
+            rates[f] = rate(plot_csv_value(csv, r - 1, c), plot_csv_value(csv, r, c), t1 - t0,
+                            scale);
             total += rates[f]; /* NaN if any flow's is */
         }
         plot_append_number(out, t1);
@@ -207,6 +212,16 @@ char *plot_throughput_dat(const PlotCsv *csv, GPtrArray *flows)
         g_string_append_c(out, '\n');
     }
     return g_string_free(out, FALSE);
+}
+
+char *plot_throughput_dat(const PlotCsv *csv, GPtrArray *flows)
+{
+    return flow_rates_dat(csv, flows, ".delivered_bytes", 8.0 / 1e9, "Gbit/s");
+}
+
+char *plot_transactions_dat(const PlotCsv *csv, GPtrArray *flows)
+{
+    return flow_rates_dat(csv, flows, ".transactions", 1.0, "transactions/s");
 }
 
 /* ---- CPU use --------------------------------------------------------------------------------- */

@@ -228,6 +228,21 @@ static void cpu_series(Figures *f, const PlotCsv *csv, guint v, GString *vars, g
     }
 }
 
+/* The transactions/s of variant v's request/response flows (one line, their total), into vars.
+ * Nothing when it has none: a stream-only scenario has no such figure, and no note about it. */
+static void transactions_series(Figures *f, const PlotCsv *csv, guint v, GString *vars, guint *n)
+{
+    const char *name = g_ptr_array_index(f->in->variants, v);
+    g_autoptr(GPtrArray) flows = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *dat = plot_transactions_dat(csv, flows);
+    g_autofree char *file = g_strdup_printf("transactions-%s.dat", name);
+    if (!dat || !write_dat(f, file, dat))
+        return;
+    g_autofree char *path = g_build_filename(f->pdir, file, NULL);
+    g_autofree char *label = g_strdup_printf("%s (%u flows)", name, flows->len);
+    add_series(vars, n, path, 2, label, f->colors[v], 1);
+}
+
 /* The per-flow throughput figure keys each line of a variant with this many flows or fewer. */
 #define PLOT_FLOWS_KEYED 6
 
@@ -237,7 +252,8 @@ static void time_figures(Figures *f, const char *host)
     g_autoptr(GString) tvars = g_string_new(NULL);
     g_autoptr(GString) fvars = g_string_new(NULL);
     g_autoptr(GString) cvars = g_string_new(NULL);
-    guint nr = 0, nt = 0, nf = 0, nc = 0, nkeys = 0;
+    g_autoptr(GString) xvars = g_string_new(NULL);
+    guint nr = 0, nt = 0, nf = 0, nc = 0, nx = 0, nkeys = 0;
     for (guint v = 0; v < f->in->variants->len; v++) {
         const char *name = g_ptr_array_index(f->in->variants, v);
         g_autoptr(PlotCsv) csv = read_csv(f, v);
@@ -272,8 +288,9 @@ static void time_figures(Figures *f, const char *host)
             nkeys += keyed ? flows->len : 1;
         }
         cpu_series(f, csv, v, cvars, &nc);
+        transactions_series(f, csv, v, xvars, &nx);
     }
-    GString *all[] = { rvars, tvars, fvars, cvars };
+    GString *all[] = { rvars, tvars, fvars, cvars, xvars };
     for (guint i = 0; i < G_N_ELEMENTS(all); i++)
         if (isfinite(f->in->warmup_s))
             plot_var_double(all[i], "warmup", f->in->warmup_s);
@@ -295,6 +312,10 @@ static void time_figures(Figures *f, const char *host)
     } else {
         note(f, "throughput: no flow.<name>.delivered_bytes columns (or fewer than 2 samples) in "
                 "timeseries.csv");
+    }
+    if (nx > 0) {
+        plot_var_int(xvars, "n", nx);
+        draw(f, "transactions", "request/response transactions, all flows", xvars);
     }
     if (nc > 0) {
         plot_var_int(cvars, "n", nc);

@@ -190,6 +190,31 @@ static void test_throughput_dat(void)
     g_assert_null(plot_throughput_dat(one, flows));
 }
 
+/* transactions/s of the RR flows' flow.<name>.transactions columns: delivered_bytes and other
+ * flow columns are not transactions; a counter going down (the warm-up's reset) gives NaN */
+static void test_transactions_dat(void)
+{
+    g_autoptr(PlotCsv) csv = plot_csv_parse("time_s,flow.rr/0.transactions,flow.rr/0.cwnd,"
+                                            "flow.bulk.delivered_bytes,flow.rr/1.transactions\n"
+                                            "0,0,10,0,0\n"
+                                            "0.01,90,10,1000,100\n"
+                                            "0.02,180,10,2000,150\n"
+                                            "0.03,5,10,3000,10\n",
+                                            "t", NULL);
+    g_autoptr(GPtrArray) flows = g_ptr_array_new_with_free_func(g_free);
+    g_autofree char *dat = plot_transactions_dat(csv, flows);
+    g_assert_cmpstr(dat, ==,
+                    "# time_s total rr/0 rr/1  (transactions/s)\n"
+                    "0.01 19000 9000 10000\n"
+                    "0.02 14000 9000 5000\n"
+                    "0.03 NaN NaN NaN\n");
+    g_assert_cmpuint(flows->len, ==, 2);
+    /* a stream-only series has no transactions figure */
+    g_autoptr(PlotCsv) stream = plot_csv_parse("time_s,flow.x.delivered_bytes\n0,0\n1,5\n", "t", NULL);
+    g_ptr_array_set_size(flows, 0);
+    g_assert_null(plot_transactions_dat(stream, flows));
+}
+
 static void test_cpu_dat(void)
 {
     g_autoptr(PlotCsv) csv = plot_csv_parse("time_s,a.cpu0.busy,a.cpu0.softirq,a.cpu1.busy,"
@@ -487,6 +512,7 @@ int main(int argc, char **argv)
     g_test_add_func("/plot/retrans-dat", test_retrans_dat);
     g_test_add_func("/plot/throughput-dat", test_throughput_dat);
     g_test_add_func("/plot/counters-dat", test_counters_dat);
+    g_test_add_func("/plot/transactions-dat", test_transactions_dat);
     g_test_add_func("/plot/counter-unit", test_counter_unit);
     g_test_add_func("/plot/cpu-dat", test_cpu_dat);
     g_test_add_func("/plot/vars", test_vars);

@@ -86,6 +86,18 @@ else
   expect_grep "^skipped throughput: no flow" "$TMP/out"
 fi
 
+# request/response flows get a transactions/s figure, from their flow.<name>.transactions
+# columns; a stream has no such column and no such figure (nor a note about it)
+expect_status 0 "$SKSIM_BIN" compare tests/data/cli_tiny.yaml --out "$TMP/rr" --quiet \
+  --set workloads.bulk.type=rr
+[ -s "$TMP/rr/plots/transactions.png" ] && [ -s "$TMP/rr/plots/transactions.svg" ] ||
+  fail "no transactions figure for an RR workload"
+expect_grep "^# time_s total bulk/0  \(transactions/s\)$" "$TMP/rr/plots/transactions-after.dat"
+head -n 1 "$TMP/rr/after/timeseries.csv" | grep -q ',flow\.bulk/0\.transactions,' ||
+  fail "no transactions column for the RR flow"
+! head -n 1 "$TMP/c/after/timeseries.csv" | grep -q 'transactions' || fail "a stream flow has a transactions column"
+[ ! -e "$TMP/c/plots/transactions.png" ] || fail "transactions drawn for a stream"
+
 # the per-flow key: each line of a variant with up to 6 flows has its entry, a variant with
 # more gets one entry for all its lines
 for flows in 2 7; do
