@@ -56,6 +56,17 @@ for v in "$b" "$a"; do
   grep -qF "<text>$label</text>" "$svg" || fail "counters.svg has no bar label $label for $v"
 done
 [ -z "$(find "$TMP/c" -name '*.XXXXXX' -o -name '*.png.*' -o -name '*.svg.*')" ] || fail "temporary files left"
+# the counters figure is 1000 pixels wide and grows by a row of panels (at most four to a row,
+# 210 px each, plus 90 for the title): 2 counters are one row, 9 are three (PNG IHDR: width and
+# height are the big-endian words at bytes 16-23)
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }'; }
+[ "$(png_size "$TMP/c/plots/counters.png")" = "1000 300" ] ||
+  fail "2 counters: counters.png is $(png_size "$TMP/c/plots/counters.png"), expected 1000 300"
+sed -e 's/counters: \[TcpOutSegs, TcpRetransSegs\]/counters: [TcpOutSegs, TcpRetransSegs, TcpInSegs, TcpExtTCPTimeouts, TcpExtTCPLossProbes, TcpExtTCPDSACKRecv, TcpExtTCPBacklogDrop, cpu_tcp_rcv_data, cpu_copy_per_kb]/' \
+  tests/data/cli_tiny.yaml >"$TMP/nine.yaml"
+expect_status 0 "$SKSIM_BIN" compare "$TMP/nine.yaml" --out "$TMP/nine" --quiet
+[ "$(png_size "$TMP/nine/plots/counters.png")" = "1000 720" ] ||
+  fail "9 counters: counters.png is $(png_size "$TMP/nine/plots/counters.png"), expected 1000 720"
 
 # sksim plot on the hand-made compare output: every figure, listed on stdout
 cp -r tests/data/plot_compare "$TMP/hand"
