@@ -246,6 +246,16 @@ static void transactions_series(Figures *f, const PlotCsv *csv, guint v, GString
 /* The per-flow throughput figure keys each line of a variant with this many flows or fewer. */
 #define PLOT_FLOWS_KEYED 6
 
+/* The key title of flow k of a variant: "<variant> <flow>" while the variant has at most
+ * PLOT_FLOWS_KEYED flows; beyond, one title on its first line and "" (no entry) on the others. */
+static char *flow_key_label(const char *variant, const GPtrArray *flows, guint k)
+{
+    if (flows->len <= PLOT_FLOWS_KEYED)
+        return g_strdup_printf("%s %s", variant, (const char *)g_ptr_array_index(flows, k));
+    return k == 0 ? g_strdup_printf("%s, %u flows (a line each)", variant, flows->len)
+                  : g_strdup("");
+}
+
 static void time_figures(Figures *f, const char *host)
 {
     g_autoptr(GString) rvars = g_string_new(NULL);
@@ -274,18 +284,11 @@ static void time_figures(Figures *f, const char *host)
         if (tdat && write_dat(f, tfile, tdat)) {
             g_autofree char *path = g_build_filename(f->pdir, tfile, NULL);
             add_series(tvars, &nt, path, 2, name, f->colors[v], 1);
-            /* Up to PLOT_FLOWS_KEYED flows a variant, each line has its key entry; beyond,
-             * the key has one entry for the variant's lines (an empty title has none). */
-            gboolean keyed = flows->len <= PLOT_FLOWS_KEYED;
             for (guint k = 0; k < flows->len; k++) {
-                g_autofree char *label =
-                    keyed ? g_strdup_printf("%s %s", name,
-                                            (const char *)g_ptr_array_index(flows, k))
-                    : k == 0 ? g_strdup_printf("%s, %u flows (a line each)", name, flows->len)
-                             : g_strdup("");
+                g_autofree char *label = flow_key_label(name, flows, k);
                 add_series(fvars, &nf, path, (int)k + 3, label, f->colors[v], (int)k % 5 + 1);
             }
-            nkeys += keyed ? flows->len : 1;
+            nkeys += flows->len <= PLOT_FLOWS_KEYED ? flows->len : 1;
         }
         cpu_series(f, csv, v, cvars, &nc);
         transactions_series(f, csv, v, xvars, &nx);
